@@ -238,3 +238,30 @@ Deno.test("two typos beside a word no event holds with them: nearest by relevanc
     assertEquals(odd.tier, "relevance");
     assertEquals(odd.results[0]?.id, "s-crash");
   }));
+
+Deno.test("two typos whose spellings one event holds together confirm each other beside a word held elsewhere", () =>
+  // Trial 78 F1: `redis hostnmae backnd` was read as spelt, but one word more (`wrong`, held
+  // only by another session) lost both spellings and listed that other session alone.
+  withMemIndex([
+    {
+      id: "s-dns",
+      events: [
+        ["user", "the backend cannot resolve the redis hostname from its pod"],
+        ["assistant", "the backend reads REDIS_URL from the secret"],
+      ],
+    },
+    { id: "s-yaml", events: [["assistant", "let me check what's wrong with the redis manifest"]] },
+    ...["parser", "login page", "version flag", "config loader", "readme", "cache"].map((w, i) => ({
+      id: `s-x${i}`,
+      // `redis` in many events: too common to confirm a spelling beside it.
+      events: [["user", `rename the redis ${w} in the docs`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    const r = search(s, "redis hostnmae backnd wrong");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results[0]?.id, "s-dns");
+    assertEquals(
+      narration(r),
+      "nothing matched exactly; the nearest sessions by relevance, read as spelt: hostnmae → hostname; backnd → backend",
+    );
+  }));

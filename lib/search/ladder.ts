@@ -246,16 +246,29 @@ const COMMON = 0.02;
 function metFixes(stats: TermStats, parsed: ParsedQuery, fixes: Fix[], f: Filters): Fix[] {
   const fixed = new Set(fixes.map((x) => x.from));
   const events = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
+  // A common word (`get`) sits beside anything somewhere: only the rarer ones confirm.
+  const rare = (w: string) => stats.docs(w) > 0 && stats.docs(w) <= Math.max(5, COMMON * events);
   const others = parsed.parts
     .filter((p) => !p.quoted && p.tokens.length === 1 && !fixed.has(p.tokens[0]))
     .map((p) => [p.tokens[0]])
-    // A common word (`get`) sits beside anything somewhere: only the rarer ones confirm.
-    .filter(([w]) => stats.docs(w) > 0 && stats.docs(w) <= Math.max(5, COMMON * events));
-  if (!others.length) return [];
-  return fixes.filter((x) =>
-    x.spelt &&
-    matchRows(stats.store, `${ftsTerm([x.to[0]])} AND ${ftsAny(others)}`, f, 1).length > 0
+    .filter(([w]) => rare(w));
+  const spelt = fixes.filter((x) => x.spelt);
+  const any = (x: Fix) => ftsAny(x.to.map((w) => [w]));
+  const together = (expr: string) => matchRows(stats.store, expr, f, 1).length > 0;
+  const met = new Set(
+    others.length ? spelt.filter((x) => together(`${any(x)} AND ${ftsAny(others)}`)) : [],
   );
+  // Two words respelt whose spellings one event holds together, one of them rare, confirm
+  // each other: the combination that exists (trial 78: `redis hostnmae backnd wrong` lost both
+  // spellings, no rare word typed right sharing an event with either).
+  for (const [i, x] of spelt.entries()) {
+    for (const y of spelt.slice(i + 1)) {
+      if (met.has(x) && met.has(y)) continue;
+      if (!x.to.some(rare) && !y.to.some(rare)) continue;
+      if (together(`${any(x)} AND ${any(y)}`)) met.add(x).add(y);
+    }
+  }
+  return spelt.filter((x) => met.has(x));
 }
 
 /** `parsed` and `query` with each word of `fixes` spelt as its first spelling. */
