@@ -109,6 +109,14 @@ Deno.test("time words that no listed session meets say so; one that meets them d
       '(time "on september 8", September 8, 2026: sessions in it count 3× in the ranking; no session ' +
         "listed falls in it; 1 falls on September 8, 2025)",
     );
+    // A window run on to now has no month of its own: none of a year before stands in for it
+    // (trial 78: `redis since january` said "4 fall in January 2025" of September's sessions).
+    const from = search(s, "redis since january", { now });
+    assertStringIncludes(
+      narration(from),
+      '(time "since january", from January 2026 on: sessions in it count 3× in the ranking; no ' +
+        "session listed falls in it)",
+    );
   }));
 
 Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>

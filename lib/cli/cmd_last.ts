@@ -36,7 +36,13 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
-import { monthWithoutYear, noSuchDay, type TimeHint, yearsBefore } from "../search/timewords.ts";
+import {
+  monthWithoutYear,
+  noSuchDay,
+  runsToNow,
+  type TimeHint,
+  yearsBefore,
+} from "../search/timewords.ts";
 import { parseSince } from "../query.ts";
 import { lastWindow, windowLine } from "./last_window.ts";
 
@@ -249,7 +255,7 @@ function earlierYear(
   io: Pick<IO, "env" | "cwd">,
 ): LastData["earlier"] {
   const w = args.window;
-  if (!w || !monthWithoutYear(w)) return undefined;
+  if (!w || !monthWithoutYear(w) || runsToNow(w)) return undefined;
   const hidden = hiddenOf(store, args.filter, io);
   for (let years = 1; years <= 5; years++) {
     const then = yearsBefore(w, years);

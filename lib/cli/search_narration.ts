@@ -7,7 +7,13 @@
  */
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
-import { INSIDE, monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
+import {
+  INSIDE,
+  monthWithoutYear,
+  runsToNow,
+  sessionMeets,
+  yearsBefore,
+} from "../search/timewords.ts";
 
 /** How each widening tier names what it did, for {@link narration}. */
 const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
@@ -39,7 +45,7 @@ function outside(res: SearchResult): string {
  */
 function earlierYear(res: SearchResult): string {
   const t = res.time!;
-  if (!whichYear(t)) return "";
+  if (!whichYear(t) || runsToNow(t)) return "";
   for (let years = 1; years <= 5; years++) {
     const then = yearsBefore(t, years);
     const k = res.results.filter((r) => sessionMeets(then, r.started, r.updated)).length;
@@ -57,7 +63,13 @@ function earlierYear(res: SearchResult): string {
  * September it read).
  */
 function whichYear(t: NonNullable<SearchResult["time"]>): string {
-  return monthWithoutYear(t) ? windowName(t) : "";
+  if (!monthWithoutYear(t)) return "";
+  // `since january`: from January 2026 on, not January 2026.
+  if (!runsToNow(t)) return windowName(t);
+  const d = new Date(t.from);
+  const month = d.toLocaleString("en-US", { month: "long" });
+  const day = /\d/.test(t.words) ? ` ${d.getDate()},` : "";
+  return `, from ${month}${day} ${d.getFullYear()} on`;
 }
 
 /**

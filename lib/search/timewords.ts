@@ -509,6 +509,15 @@ export function monthWithoutYear(hint: TimeHint): boolean {
   return MONTH_NAMED.test(hint.words) && !/\b\d{4}\b/.test(hint.words);
 }
 
+/**
+ * A window run on to now from the month or day it names (`since january`, `from march 5`,
+ * `after may`): no month of its own, so none of an earlier year stands in for it (trial 78:
+ * `redis since january` said "4 fall in January 2025" of four sessions of September 2025).
+ */
+export function runsToNow(hint: TimeHint): boolean {
+  return /^\s*(?:since|from|after)\b/i.test(hint.words);
+}
+
 /** `hint`'s window moved `years` calendar years back. */
 export function yearsBefore(hint: TimeHint, years: number): TimeHint {
   const back = (ms: number) => {
