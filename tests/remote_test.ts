@@ -2,7 +2,13 @@
  * `deja remote`: a "remote" machine played by a temp home and tests/remote/fake_ssh.sh (ssh's
  * options taken, the command run here with that home), real rsync in between. No network.
  */
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertStringIncludes,
+  assertThrows,
+} from "./_assert.ts";
 import {
   appendFileSync,
   cpSync,
@@ -19,12 +25,22 @@ import { materialize, REPO } from "./_fixture.ts";
 import { mapPath } from "../lib/remote/label.ts";
 import { loadRemotes, parseTarget } from "../lib/remote/config.ts";
 import { indexPath, Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { defaultHidden } from "../lib/search/sessions.ts";
 import { FAKE_SSH, HAVE_RSYNC, type Hit, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 Deno.test("remote targets and path maps are read the way ssh and a person write them", () => {
   assertEquals(parseTarget("me@devbox:2222"), { host: "me@devbox", port: 2222 });
   assertEquals(parseTarget("devbox"), { host: "devbox" });
+  assertEquals(parseTarget("me.x@dev-box_1.lan"), { host: "me.x@dev-box_1.lan" });
+  assertEquals(parseTarget("[fe80::1]:22"), { host: "[fe80::1]", port: 22 });
+  // Shell characters ssh refuses in a host name (trial 79: `me@host;rm` was added).
+  for (const bad of ["me@host;rm", "host&x", "a|b", "h$(id)", "me;x@host"]) {
+    assertStringIncludes(
+      assertThrows(() => parseTarget(bad), DejaError).message,
+      "is not an SSH target",
+    );
+  }
   const label = { origin: "devbox", pathMaps: [{ remote: "/w/svc", local: "/home/me/svc" }] };
   assertEquals(mapPath(label, "/w/svc/a.ts"), "/home/me/svc/a.ts");
   assertEquals(mapPath(label, "/w/svc"), "/home/me/svc");

@@ -135,7 +135,12 @@ export function parseTarget(target: string): { host: string; port?: number } {
       "write it as user@host or user@host:port",
     );
   }
-  const m = /^([^\s:@/]+@)?([^\s:@/]+|\[[0-9a-fA-F:]+\])(?::(\d+))?$/.exec(target);
+  // A host of letters, digits, `.`, `-` and `_` (an ssh config alias too), or an IPv6
+  // address in brackets: ssh refuses shell characters in a host name (trial 79: `me@host;rm`
+  // was added, and failed at each sync).
+  const m = /^([^\s:@/;&|<>()$`'"\\]+@)?([A-Za-z0-9._-]+|\[[0-9a-fA-F:]+\])(?::(\d+))?$/.exec(
+    target,
+  );
   if (!m) {
     throw new DejaError(
       `'${target}' is not an SSH target`,

@@ -203,7 +203,9 @@ export function sshFailure(
     return new DejaError(`${r.host} did not answer in time`, "check the host is up and reachable");
   }
   // The ssh deja ran, DEJA_SSH's included (trial 63: the hint said plain ssh).
-  const target = [...ssh, ...(r.port ? ["-p", String(r.port)] : []), r.host].join(" ");
+  // Quoted for pasting (trial 79: `ssh me@host;rm true` would have run `rm true`).
+  const target = [...ssh, ...(r.port ? ["-p", String(r.port)] : []), r.host].map(shQuote)
+    .join(" ");
   return new DejaError(
     `could not reach ${r.host}${last ? `: ${last}` : ` (ssh exit ${c.code})`}`,
     `check that '${target} true' works without a prompt (deja uses your ssh config, keys and agent)`,
