@@ -418,7 +418,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     phrase,
   );
   const typed: Map<number, number>[] = [];
-  if (tier !== "error" && tier !== "none") {
+  // Exact matches above a word's other forms are ranked by the word alone, the forms by theirs.
+  const apart = lad.widened?.aboveAlts?.length ? lad.widened : undefined;
+  const part = (under: boolean) =>
+    new Map([...scores].filter(([id]) => apart!.ids.has(id) === under));
+  if (apart) {
+    rescore(stats, cache, part(false), apart.aboveAlts!, f);
+    rescore(stats, cache, part(true), alts, f);
+  } else if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance", lad.counts, typed);
   }
@@ -439,6 +446,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       typed,
     );
     trace("search: fielded rerank");
+  } else if (apart) {
+    liftLiteralHeads(stats, cache, part(false), apart.aboveAlts!);
+    liftLiteralHeads(stats, cache, part(true), alts);
   } else if (tier === "exact" || tier === "substring" || tier === "stemmed" || tier === "close") {
     liftLiteralHeads(stats, cache, scores, alts);
     trace("search: literal heads");

@@ -230,3 +230,35 @@ Deno.test("a word typed alone whose exact matches fill the list names the forms 
     ix.cleanup();
   }
 });
+
+Deno.test("a word typed alone ranks its exact matches alike whether its forms were read or not", async () => {
+  // Trial 78 F6: `deja error --limit 18` listed a session 18th, `--limit 19` (the forms read)
+  // 4th, ranked by `errors` it also held; and said the forms were unread while listing them.
+  const ix = await memIndex([
+    { id: "s-a", events: [["user", "an error in the build, the same error again"]] },
+    { id: "s-b", events: [["user", "one error in the parser"]] },
+    {
+      id: "s-c",
+      events: [
+        ["tool_result", "error: 1 of 40 checks in the long linter output of the whole repository"],
+        ["tool_result", "errors errors errors errors"],
+        ["assistant", "the errors come from the linter"],
+      ],
+    },
+    { id: "s-d", events: [["user", "the importer reported errors"]] },
+    { id: "s-e", events: [["user", "errors again in the exporter"]] },
+  ]);
+  try {
+    const json = async (n: number) =>
+      JSON.parse((await runMain(ix.env, ["search", "error", "--json", "--limit", `${n}`])).out);
+    const tight = await json(3);
+    const exact = tight.results.map((r: { id: string }) => r.id);
+    assertEquals(exact.slice().sort(), ["s-a", "s-b", "s-c"]);
+    const room = await json(4);
+    assertEquals(room.results.map((r: { id: string }) => r.id).slice(0, 3), exact);
+    assertEquals(room.results.length, 4);
+    assertEquals(room.forms_unread, [], "read and listed, not unread");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -170,7 +170,10 @@ export interface SearchData {
  * filled the list (trial 59: "showing 10 of 18" where `--limit 50` listed 20).
  */
 function formsLeft(store: Store, args: SearchArgs, res: SearchResult): { formsUnread?: string[] } {
-  if (args.regex || res.tier !== "exact" || res.results.length < args.limit) return {};
+  // Read and listed (trial 78 F6: said unread at `--limit 19`, two of them listed).
+  if (args.regex || res.tier !== "exact" || res.results.length < args.limit || res.formsFollow) {
+    return {};
+  }
   const forms = unreadForms(new TermStats(store), parseQuery(args.query));
   return forms?.length ? { formsUnread: forms } : {};
 }

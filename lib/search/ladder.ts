@@ -82,6 +82,12 @@ export interface LadderResult {
     tier: "stemmed" | "relevance";
     /** Listed after every exact match, never beside them (a word typed alone: `withForms`). */
     below?: boolean;
+    /**
+     * With `below`: what the exact matches matched, which ranks them among themselves as when
+     * no form was read (trial 78 F6: a session 18th of `error`'s exact matches at `--limit 18`
+     * was 4th at 19, where the forms were read and ranked it).
+     */
+    aboveAlts?: string[][][];
   };
   /**
    * Relevance tier of a long query: its words and their forms, to tell whether a
@@ -160,7 +166,7 @@ export function ladder(
       return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
     }
     if (t === "exact" && !ABLATE.compete) {
-      const wide = withForms(stats, parsed, f, rootOf, scores, limit);
+      const wide = withForms(stats, parsed, f, rootOf, scores, limit, ex.alts);
       if (wide) return wide;
     }
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
@@ -312,6 +318,8 @@ function withForms(
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
   limit = Infinity,
+  /** What the exact matches matched: a word typed alone's are ranked by it, not its forms. */
+  exactAlts: string[][][] = [],
 ): LadderResult | undefined {
   // Fewer words: only when the query names a time none of its exact matches falls in (trial
   // 19: `why did the build fail last week` listed two sessions of the week before, and not
@@ -323,7 +331,9 @@ function withForms(
     parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
   // (None listed when the exact matches fill the list: not read, a common word's forms cost a
   // cold `error` ~60 ms on the 100 MB bench.)
-  if (alone) return exact.size < limit ? formsBelow(stats, parsed, f, rootOf, exact) : undefined;
+  if (alone) {
+    return exact.size < limit ? formsBelow(stats, parsed, f, rootOf, exact, exactAlts) : undefined;
+  }
   if (few && !noneInTime(stats, parsed, exact.keys())) return undefined;
   // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
   // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
@@ -406,6 +416,7 @@ function formsBelow(
   f: Filters,
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
+  exactAlts: string[][][],
 ): LadderResult | undefined {
   const ex = aloneForms(stats, parsed);
   if (!ex) return undefined;
@@ -413,7 +424,7 @@ function formsBelow(
   const ids = new Set([...scores.keys()].filter((id) => !exact.has(id)));
   if (!ids.size) return undefined;
   for (const [id, s] of exact) scores.set(id, s);
-  const widened = { ids, tier: "stemmed" as const, below: true };
+  const widened = { ids, tier: "stemmed" as const, below: true, aboveAlts: exactAlts };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 
