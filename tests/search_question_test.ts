@@ -265,3 +265,24 @@ Deno.test("two typos whose spellings one event holds together confirm each other
       "nothing matched exactly; the nearest sessions by relevance, read as spelt: hostnmae → hostname; backnd → backend",
     );
   }));
+
+Deno.test("a session holding the query's one word the history holds is listed beside related words", () =>
+  // Trial 78 F2: `twilio retries` (twilio in no session) listed seven sessions holding only
+  // related words (`phone`, `again`) and not the one holding `retries`.
+  withMemIndex([
+    { id: "s-retry", events: [["assistant", "the job retries three times before it gives up"]] },
+    { id: "s-phone", events: [["user", "send a text to the phone when the loop runs again"]] },
+    { id: "s-sms", events: [["user", "the sms gateway is slow, try again later"]] },
+    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
+      id: `s-x${i}`,
+      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    const r = search(s, "twilio retries");
+    assertEquals(r.tier, "relevance");
+    assertEquals(
+      r.results.some((x) => x.id === "s-retry"),
+      true,
+      JSON.stringify(r.results.map((x) => x.id)),
+    );
+  }));

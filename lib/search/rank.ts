@@ -57,6 +57,8 @@ const KIND_WEIGHT: Record<string, number> = {
 export const ABLATE = {
   /** No session-level BM25: the first stage's event scores decide. */
   rescore: false,
+  /** Relevance: a session holding the query's one word the history holds, alone, is left out. */
+  onlyHeld: false,
   /** No proximity factor in the session-level BM25. */
   proximity: false,
   /** Every kind of event weighs the same. */

@@ -323,6 +323,8 @@ export function relevance(
   const scores = new Map<number, SessionScore>();
   const together = new Map<number, number>();
   const si = terms.indexOf(strongest);
+  const held = terms.flatMap((t, ti) => t.literal ? [ti] : []);
+  const onlyHeld = held.length === 1 && !ABLATE.onlyHeld ? held[0] : -1;
   const typedWords = terms.reduce((x, t) => x + t.count, 0);
   for (const [sid, m] of perSession) {
     const matched = [...m.keys()];
@@ -330,8 +332,11 @@ export function relevance(
     let weak = 1;
     if (matched.length < 2) {
       // The query's strongest word alone, of three or more typed (a word typed apart as two
-      // is two: `handle the time zone`, trial 24).
-      if (!(typedWords >= 3 && matched[0] === si)) continue;
+      // is two: `handle the time zone`, trial 24). Or its one word the history holds, as
+      // typed, beside words it holds in no form (trial 78: `twilio retries` listed seven
+      // sessions of related words and not the one holding `retries`).
+      const alone = onlyHeld === matched[0] && mw.get(matched[0]) === 1;
+      if (!(typedWords >= 3 && matched[0] === si) && !alone) continue;
       weak = 0.5;
     }
     const cover = matched.reduce((s, ti) => s + terms[ti].idf * mw.get(ti)!, 0) / totalIdf;
