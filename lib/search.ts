@@ -197,6 +197,8 @@ export interface SessionHit {
   spread: boolean;
   /** Its title holds every word of the query as typed (lib/search/title.ts): found by its name. */
   titleMatch: boolean;
+  /** Matched by the title of a subagent filed under it, not its own: that title. */
+  subagentTitle?: string;
   /** A prompt typed in it is the query, or nearly (lib/search/prompt.ts): every word counted. */
   promptMatch: boolean;
   /** An event of it holds the whole query as one phrase (lib/search/verbatim.ts). */
@@ -529,6 +531,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   let nearestFollow = 0;
   for (const r of results) {
     r.titleMatch = titled.has(r.rowid);
+    const via = r.titleMatch ? title.via.get(r.rowid) : undefined;
+    if (via !== undefined) r.subagentTitle = via;
     r.promptMatch = prompts.has(r.rowid);
     r.verbatimMatch = verbatim.has(r.rowid);
     // Found by the words joined only: a session holding the name as typed or the phrase is

@@ -174,3 +174,32 @@ Deno.test("a title matched inside a longer word says so", () =>
       "matched the title, inside longer words: backfil → ",
     );
   }));
+
+Deno.test("a session found by its subagent's title says so, and names that title", () =>
+  // Trial 78 F7: `Explore Helm releases` said "matched the title" of a session titled "Add
+  // Redis": the title that matched was its subagent's.
+  withMemIndex([
+    { id: "s-parent", title: "Add Redis", events: [["user", "add redis to the cluster"]] },
+    {
+      id: "s-child",
+      parent: "s-parent",
+      title: "Explore Helm releases and Redis in codebase",
+      events: [["user", "list the charts in the repo"]],
+    },
+    { id: "s-helm", title: "Helm upgrade", events: [["user", "upgrade the helm releases"]] },
+    { id: "s-own", title: "Explore the Helm releases", events: [["user", "which helm releases"]] },
+  ], (s) => {
+    const r = search(s, "explore helm releases");
+    const hit = r.results.find((x) => x.id === "s-parent");
+    assertEquals([hit?.titleMatch, hit?.subagentTitle], [
+      true,
+      "Explore Helm releases and Redis in codebase",
+    ]);
+    const own = r.results.find((x) => x.id === "s-own");
+    assertEquals([own?.titleMatch, own?.subagentTitle], [true, undefined]);
+    const alone = search(s, "explore helm releases redis");
+    assertStringIncludes(
+      narration(alone),
+      "matched the title of its subagent “Explore Helm releases and Redis in codebase”",
+    );
+  }));

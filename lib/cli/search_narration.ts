@@ -7,6 +7,7 @@
  */
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
+import { oneLine } from "../../core/text.ts";
 import {
   INSIDE,
   monthWithoutYear,
@@ -21,6 +22,13 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
   stemmed: "word forms",
   close: "close spellings",
 };
+
+/** "matched the title", or of a subagent's: "matched the title of its subagent “…”" (trial 78 F7). */
+function titleSaid(r: SearchResult["results"][number]): string {
+  return r.subagentTitle === undefined
+    ? "matched the title"
+    : `matched the title of its subagent “${oneLine(r.subagentTitle, 80)}”`;
+}
 
 /**
  * `; none falls in it` when no result listed meets the window the query's time words name:
@@ -196,7 +204,7 @@ function narrated(res: SearchResult): string {
   if (n && res.results[0]) {
     const r = res.results[0];
     const first = r.titleMatch
-      ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : "matched the title"
+      ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : titleSaid(r)
       : r.promptMatch
       ? "matched a prompt typed before"
       : r.joinedMatch
@@ -222,7 +230,7 @@ function narrated(res: SearchResult): string {
       : how
       ? `; the others by ${how}: ${ch}`
       : "; the others hold the words between their events";
-    return `matched the title${others}${time}`;
+    return `${titleSaid(res.results[0])}${others}${time}`;
   }
   if (res.exactFollow) {
     // One sentence: the change list (itself split by "; ") goes in parentheses.

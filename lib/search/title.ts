@@ -41,8 +41,11 @@ export function titledSessions(
   rootOf: (id: number) => number,
   spelt?: ReadonlyMap<string, readonly string[]>,
   stems?: Map<string, Set<string>>,
+  /** Filled: a root whose own title does not hold the query, the subagent's title that does. */
+  via?: Map<number, string>,
 ): Set<number> {
   const out = new Set<number>();
+  const own = new Set<number>();
   if (!parsed.parts.length || f.kinds?.length) return out;
   const respelt = (p: ParsedQuery["parts"][number]) =>
     p.tokens.length === 1 ? spelt?.get(p.tokens[0]) : undefined;
@@ -79,7 +82,10 @@ export function titledSessions(
       return st ? toks.some((t) => stemmer(t) === st) : holds(toks, p.tokens);
     };
     if (!parsed.parts.every(held)) continue;
-    out.add(rootOf(r.id));
+    const root = rootOf(r.id);
+    out.add(root);
+    if (root === r.id) own.add(root);
+    else if (!via?.has(root)) via?.set(root, r.title);
     // The title's words each query word was matched to in another form.
     for (const p of parsed.parts) {
       const st = stemOf(p);
@@ -91,6 +97,7 @@ export function titledSessions(
       }
     }
   }
+  for (const id of own) via?.delete(id);
   return out;
 }
 
@@ -107,19 +114,28 @@ export function titledOrSpelt(
   f: Filters,
   rootOf: (id: number) => number,
   corrected: Array<{ from: string; to: string[] }> | undefined,
-): { titled: Set<number>; spelt: boolean; forms?: Array<{ from: string; to: string[] }> } {
-  const titled = titledSessions(store, parsed, f, rootOf);
-  if (titled.size) return { titled, spelt: false };
+): {
+  titled: Set<number>;
+  spelt: boolean;
+  forms?: Array<{ from: string; to: string[] }>;
+  /** A root session matched by a subagent's title alone: that title (trial 78 F7). */
+  via: Map<number, string>;
+} {
+  const via = new Map<number, string>();
+  const titled = titledSessions(store, parsed, f, rootOf, undefined, undefined, via);
+  if (titled.size) return { titled, spelt: false, via };
   const fixes = new Map((corrected ?? []).filter((c) => c.to.length).map((c) => [c.from, c.to]));
-  const spelt = fixes.size ? titledSessions(store, parsed, f, rootOf, fixes) : titled;
-  if (spelt.size) return { titled: spelt, spelt: true };
+  const spelt = fixes.size
+    ? titledSessions(store, parsed, f, rootOf, fixes, undefined, via)
+    : titled;
+  if (spelt.size) return { titled: spelt, spelt: true, via };
   // In any form of each word (trial 16: `instruction cli` never found "Instructions in
   // CLI.md", `greet` no "Simple greeting", `backfil bug` no "Backfill Loading State Bug").
-  if (ABLATE.titleForms) return { titled, spelt: false };
+  if (ABLATE.titleForms) return { titled, spelt: false, via };
   const seen = new Map<string, Set<string>>();
-  const formed = titledSessions(store, parsed, f, rootOf, undefined, seen);
+  const formed = titledSessions(store, parsed, f, rootOf, undefined, seen, via);
   const forms = [...seen].map(([from, to]) => ({ from, to: [...to] }));
-  return { titled: formed, spelt: false, ...(forms.length ? { forms } : {}) };
+  return { titled: formed, spelt: false, via, ...(forms.length ? { forms } : {}) };
 }
 
 /**
