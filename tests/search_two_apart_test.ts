@@ -56,6 +56,13 @@ Deno.test("nothing matched names each of two words apart with its own sessions a
     // Not said when a word is in no session at all: that hint names it.
     const none = await runMain(ix.env, ["touch", "zzqqxx"]);
     assertEquals(none.err.includes("together"), false, none.err);
+    // A word held only as spelt is named with its spelling (trial 78 F8: "'idempotnt' alone
+    // is in 3 sessions", a word in none).
+    const spelt = await runMain(ix.env, ["touch", "rediss"]);
+    assertStringIncludes(
+      spelt.err,
+      "'rediss' alone (read as redis) is in 2 sessions (deja rediss), 'touch' is in 1",
+    );
   } finally {
     ix.cleanup();
   }

@@ -36,9 +36,11 @@ export function apartHint(io: IO, a: ApartWord[] | undefined, filters: FilterUse
   if (!a) return;
   const flags = filters.map((f) => ` ${f.flag} ${shQuoteShown(f.value)}`).join("");
   const each = a.map((w, i) =>
-    `'${w.word}'${i ? "" : " alone"} is in ${w.sessions}${
-      i ? "" : ` session${w.sessions === 1 ? "" : "s"}`
-    } (${searchCommand(w.word + flags)})`
+    `'${w.word}'${i ? "" : " alone"}${
+      w.as ? ` (read as ${w.as.join(" or ")})` : ""
+    } is in ${w.sessions}${i ? "" : ` session${w.sessions === 1 ? "" : "s"}`} (${
+      searchCommand(w.word + flags)
+    })`
   );
   io.err(
     `hint: ${a.map((w) => `'${w.word}'`).join(" and ")} are in no session together: ${

@@ -164,6 +164,8 @@ export interface ApartWord {
   word: string;
   /** Sessions the word alone matches, under the search's filters. */
   sessions: number;
+  /** The spellings it was read as, when the history holds it in none as typed. */
+  as?: string[];
 }
 
 /**
@@ -184,7 +186,9 @@ export function apartWords(
   for (const word of words) {
     const r = search(store, word, { ...opts, limit: 1, nearest: false });
     if (r.nothingMatched || !r.total) return undefined;
-    out.push({ word, sessions: r.total });
+    // Matched as spelt (trial 78 F8: "'idempotnt' alone is in 3 sessions", a word in none).
+    const as = r.tier === "close" ? r.changes.flatMap((c) => c.to.slice(0, 2)) : [];
+    out.push({ word, sessions: r.total, ...(as.length ? { as } : {}) });
   }
   return out.sort((a, b) => b.sessions - a.sessions);
 }
