@@ -128,7 +128,7 @@ export interface SearchData {
    * When a query with a quoted phrase matched nothing: the query without its quotes and
    * how many sessions it matches (more than none).
    */
-  unquoted?: { query: string; sessions: number; left?: string };
+  unquoted?: { query: string; sessions: number };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -312,9 +312,11 @@ export async function searchData(
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
     const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
-    if (loose && !loose.nothingMatched && loose.total) {
-      const left = droppedNote(loose);
-      unquoted = { query, sessions: loose.total, ...(left ? { left } : {}) };
+    // Not when that search leaves a word of the phrase out: its sessions are no match of the
+    // words (trial 78 F9: `"hello world"` offered `deja hello world`, which lists sessions
+    // holding `world` alone, `hello` left out as too common).
+    if (loose && !loose.nothingMatched && loose.total && !droppedNote(loose)) {
+      unquoted = { query, sessions: loose.total };
     }
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
@@ -738,13 +740,7 @@ function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
   const words = /^[\w .-]+$/.test(u.query) ? u.query : `'${u.query.replaceAll("'", "'\\''")}'`;
-  // Words that search leaves out are said (trial 56: "the words without quotes match 4
-  // sessions" of `"hello world"`, 3 of them without `hello`, left out as too common).
-  io.err(
-    u.left
-      ? `hint: without quotes, ${n} (${u.left}): deja ${words}\n`
-      : `hint: the words without quotes match ${n}: deja ${words}\n`,
-  );
+  io.err(`hint: the words without quotes match ${n}: deja ${words}\n`);
 }
 
 /**
