@@ -48,7 +48,7 @@ import {
   readOnlyWhy,
   Store,
 } from "./store.ts";
-import { dataDir } from "../core/paths.ts";
+import { dataDir, isAbsoluteAny } from "../core/paths.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { newlyGone } from "./gone.ts";
 import { releaseGoneHolders } from "./copies.ts";
@@ -623,7 +623,10 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     get knownProjects() {
-      return known ??= label ? [] : Q.projects.all(store, {}).map((r) => r.project);
+      // A remote's projects (`box:/Users/x`, indexed beside this machine's) name no folder here.
+      return known ??= label
+        ? []
+        : Q.projects.all(store, {}).map((r) => r.project).filter(isAbsoluteAny);
     },
     ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {

@@ -82,3 +82,31 @@ Deno.test("projectHolds reads either slash form of a Windows path, case-insensit
   assert(projectHolds("C:\\Users\\me\\Vault", "me\\Vault"));
   assert(!projectHolds("/w/proj-x", "proj/x"));
 });
+
+// Trial 79 F6: `sources --verbose` listed `box:/Users/x/.senpi/agent/sessions` among Senpi's
+// roots, a remote's project taken for a folder of this machine.
+Deno.test("a remote's projects are looked in for no project-local store of this machine", async () => {
+  const { sourcesData } = await import("./cli/cmd_sources.ts");
+  const ix = await indexSessions([{
+    id: "63630003-0000-4000-8000-000000000003",
+    cwd: "/w/local-app",
+    start: "2026-06-01T10:00:00Z",
+    turns: [{ user: "one" }],
+  }, {
+    id: "64640004-0000-4000-8000-000000000004",
+    cwd: "/w/other",
+    start: "2026-06-02T10:00:00Z",
+    turns: [{ user: "two" }],
+  }]);
+  try {
+    ix.store.db.exec(
+      "UPDATE sessions SET project = 'box:/w/remote-app' WHERE project = '/w/other'",
+    );
+    const senpi = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "senpi")!;
+    const roots = senpi.roots.map((r) => r.path);
+    assert(roots.some((r) => r.startsWith("/w/local-app/")), JSON.stringify(roots));
+    assert(!roots.some((r) => r.includes("remote-app")), JSON.stringify(roots));
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -19,7 +19,7 @@ import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
-import { dataDir } from "../../core/paths.ts";
+import { dataDir, isAbsoluteAny } from "../../core/paths.ts";
 import {
   BY_DESIGN_REASONS,
   isDamage,
@@ -195,7 +195,9 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   const mirrors = join(dataDir(env), "remotes") + sep;
   const rows = all.filter((r) => !r.path.startsWith(mirrors));
   const red = store ? Q.redactionsByHarness.all(store, {}) : [];
-  const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
+  // This machine's folders: a remote's projects (`box:/Users/x`) are none (trial 79 F6).
+  const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project)
+    .filter(isAbsoluteAny);
   const held = new Map(
     (store ? Q.sessionsPerHarness.all(store, { mirrors }) : []).map((r) => [r.harness, r]),
   );
