@@ -6,7 +6,7 @@
  * run as never sees: its stores cannot be stat'ed (ELOOP, not gone) and
  * discovery cannot walk it.
  */
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
@@ -38,6 +38,30 @@ Deno.test("sources counts a folder it cannot open once, as the unreadable stores
     const line = out.split("\n").find((l) => l.startsWith("claude"))!;
     assert(line.includes("(1 unreadable)") && !line.includes("failed"), line);
     assert(out.includes(`last error (1): ${join(claude, "d")}`), out);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+// Trial 79 F7: before the first index, `sources` said `0 B` of stores holding 1.2 MiB.
+Deno.test("sources counts the size of stores found before they were indexed", async () => {
+  const root = tempDir("deja-sources-size-");
+  try {
+    const claude = join(root, "claude");
+    mkdirSync(join(claude, "d"), { recursive: true });
+    const a = claudeStore(join(claude, "d"), "30000000-1111-4222-8333-444455556666", 3);
+    const b = claudeStore(join(claude, "d"), "40000000-1111-4222-8333-444455556666", 5);
+    const env = testEnv(root, {
+      DEJA_CLAUDE_ROOT: claude,
+      DEJA_HOME: join(root, "deja"),
+      DEJA_NO_REFRESH: "1",
+    });
+    const size = statSync(a).size + statSync(b).size;
+    const before = (await sourcesData(env)).harnesses.find((x) => x.harness === "claude")!;
+    assertEquals([before.stores, before.bytes], [2, size]);
+    assertEquals((await runMain(env, ["index"])).code, 0);
+    const after = (await sourcesData(env)).harnesses.find((x) => x.harness === "claude")!;
+    assertEquals(after.bytes, size, "counted once, read or not");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

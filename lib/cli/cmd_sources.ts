@@ -212,6 +212,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   for (const p of parsers) {
     let roots: string[] = [];
     let stores = 0;
+    let found: string[] = [];
     let notSessions: Record<string, number> = {};
     const problems: string[] = [];
     // What discovery could not open (a folder): failures, unlike a link to nothing or a FIFO.
@@ -229,9 +230,11 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       });
       roots = d.roots;
       stores = d.sources.length;
+      found = d.sources.map((x) => x.path);
       notSessions = d.notSessions ?? {};
     } catch { /* reported through the index errors */ }
     const mine = rows.filter((r) => r.harness === p.id);
+    const indexedPaths = new Set(mine.map((r) => r.path));
     const skipped: Record<string, number> = {};
     const skippedAt: string[] = [];
     let kept = 0;
@@ -282,7 +285,13 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       sessions,
       copies: Math.max(0, perStoreSessions - sessions),
       events: held.get(p.id)?.events ?? 0,
-      bytes: mine.reduce((n, r) => n + storeBytes(r), 0),
+      // Stores found and not read yet count their size too (trial 79 F7: `0 B` before the
+      // first index, for 1.2 MiB of stores).
+      bytes: mine.reduce((n, r) => n + storeBytes(r), 0) +
+        found.filter((f) => !indexedPaths.has(f)).reduce(
+          (n, path) => n + storeBytes({ path, size: null }),
+          0,
+        ),
       skipped,
       skipped_at: skippedAt,
       redacted: Object.fromEntries(
