@@ -247,15 +247,20 @@ export function readSession(
     }
   }
   const env = { project, calls, dropped, joined, skip };
-  const events = rows.flatMap((r) =>
-    r.role === "assistant"
-      ? withModel(crushMessageEvents(r, env), r.model)
-      : crushMessageEvents(r, env)
-  );
+  // The model of the last message that holds a reply: one of no parts, or of an error alone,
+  // names no model of a reply (trial 79 F8: a session with no reply listed its model).
+  let model: string | undefined;
+  const events = rows.flatMap((r) => {
+    if (r.role !== "assistant") return crushMessageEvents(r, env);
+    const evs = withModel(crushMessageEvents(r, env), r.model);
+    if (r.model && evs.some((e) => e.kind === "assistant" || e.kind === "tool_call")) {
+      model = r.model;
+    }
+    return evs;
+  });
   if (history && events.some((e) => e.tool?.writes?.length)) {
     withOverwritten(events, history(row.id));
   }
-  const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
   const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
   return {
     harness: "crush",

@@ -1088,3 +1088,31 @@ Deno.test("a write with no result whose file Crush's history never kept is a fai
     t.cleanup();
   }
 });
+
+// Trial 79 F8: a session whose one assistant message held no parts listed its model among
+// the models of its replies, and one whose error-only message named another model did not.
+Deno.test("a session's model is that of its last message holding a reply", async () => {
+  const t = temp();
+  try {
+    const empty = (sid: string, model: string, parts: string) =>
+      `INSERT INTO messages (id, session_id, role, parts, model, created_at, updated_at)
+        VALUES ('m${++seq}', '${sid}', 'assistant', '${parts}', '${model}', 1754620001, 1754620001);`;
+    const path = store(
+      t,
+      "models",
+      sess("s-none") + msg("s-none", "user", P(text("hello?"))) +
+        empty("s-none", "gemma-3n", P()) +
+        sess("s-two", 1754620100) + msg("s-two", "user", P(text("fix it"))) +
+        empty("s-two", "gpt-5", P(text("Fixed it."), fin)) +
+        empty(
+          "s-two",
+          "gpt-5.2",
+          P({ type: "finish", data: { reason: "error", message: "boom" } }),
+        ),
+    );
+    const got = new Map((await parse(path)).sessions.map((s) => [s.id, s.model]));
+    assertEquals([got.get("s-none"), got.get("s-two")], [undefined, "gpt-5"]);
+  } finally {
+    t.cleanup();
+  }
+});
