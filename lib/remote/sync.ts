@@ -25,16 +25,7 @@ import { runCapture } from "../shell.ts";
 import { DejaError } from "../../core/errors.ts";
 import { openStore } from "../../core/sqlite_read.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
-import {
-  childEnv,
-  closeShared,
-  openShared,
-  probe,
-  rsyncShell,
-  type SharedSsh,
-  sshCommand,
-  sshFailure,
-} from "./ssh.ts";
+import { childEnv, closeShared, openShared, probe, rsyncShell, type SharedSsh } from "./ssh.ts";
 import { mirrorWants, remoteRoots } from "./mirror.ts";
 
 /** What one sync did. */
@@ -47,7 +38,8 @@ export interface SyncResult {
   files: number;
   /** Roots mirrored (remote absolute paths). */
   roots: string[];
-  discovery: "deja" | "registry";
+  /** How the roots were found; null when the remote was never reached. */
+  discovery: "deja" | "registry" | null;
   ms: number;
   error?: string;
   hint?: string;
@@ -99,7 +91,7 @@ export async function syncRemote(
     bytes: 0,
     files: 0,
     roots: [],
-    discovery: "registry",
+    discovery: null,
     ms: 0,
   };
   // One ssh login for the whole sync: the probe opens it, the rsync passes run over it.
@@ -217,8 +209,14 @@ function transfer(
         "install rsync (e.g. 'sudo apt-get install rsync')",
       );
     }
+    // The probe reached the host before any pass: a connection lost now broke the copy, it
+    // was no login that failed (trial 79 F3: "could not reach", and a hint to check ssh).
     if (c.code === 255 || (c.code === 12 && /connection|ssh/i.test(c.stderr))) {
-      throw sshFailure(c, sshCommand(env), r);
+      const last = c.stderr.trim().split("\n").filter(Boolean).pop();
+      throw new DejaError(
+        `the connection to ${r.host} broke during the copy${last ? `: ${last}` : ""}`,
+        "run 'deja remote sync' again: it resumes where this one stopped; the previous copy stays searchable",
+      );
     }
     if (c.code !== 0 && !(c.code !== null && PARTIAL_OK.has(c.code))) {
       const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${c.code}`;
