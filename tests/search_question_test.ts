@@ -286,3 +286,26 @@ Deno.test("a session holding the query's one word the history holds is listed be
       JSON.stringify(r.results.map((x) => x.id)),
     );
   }));
+
+Deno.test("a typo whose spelling only a title holds, beside a word of the query, is read as spelt", () =>
+  // Trial 78 F4: `how did we fix the forgejo crashng in kubernets` read `crashng` as typed:
+  // `crashing` is only in the title "Forgejo crashing in k3s cluster".
+  withMemIndex([
+    {
+      id: "s-forgejo",
+      title: "Forgejo crashing in k3s cluster",
+      events: [["user", "forgejo keeps going down, the pod restarts"], [
+        "assistant",
+        "the crash is an OOM kill",
+      ]],
+    },
+    { id: "s-flux", events: [["user", "fix the flux kustomization for forgejo in kubernetes"]] },
+    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
+      id: `s-x${i}`,
+      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    const r = search(s, "how did we fix the forgejo crashng in kubernetes");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.changes, [{ from: "crashng", to: ["crashing"] }]);
+  }));
