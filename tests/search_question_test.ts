@@ -309,3 +309,27 @@ Deno.test("a typo whose spelling only a title holds, beside a word of the query,
     assertEquals(r.tier, "relevance");
     assertEquals(r.changes, [{ from: "crashng", to: ["crashing"] }]);
   }));
+
+Deno.test("a question whose first session holds every word marks the others listed that do not", () =>
+  // Trial 81 F1: `how did we fix the forgejo in k3s` said "every word matched but the
+  // question's fix" and listed 17 sessions as exact where one held both words.
+  withMemIndex([
+    { id: "s-both", events: [["user", "forgejo crashes in my k3s cluster"]] },
+    { id: "s-forgejo", events: [["user", "fix the forgejo runner token"]] },
+    { id: "s-k3s", events: [["user", "upgrade k3s on the node, then fix the ingress"]] },
+    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
+      id: `s-x${i}`,
+      events: [["user", `fix the ${w} in the docs`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    const r = search(s, "how did we fix the forgejo in k3s");
+    assertEquals(r.tier, "exact");
+    assertEquals(r.results[0]?.id, "s-both");
+    assertEquals(r.results.slice(1).filter((x) => !x.partial).map((x) => x.id), []);
+    assertEquals(
+      narration(r),
+      `1 session holds every word but the question's fix; ${
+        r.results.length - 1
+      } others only some of them`,
+    );
+  }));

@@ -284,7 +284,12 @@ function narrated(res: SearchResult): string {
   }[res.tier];
   const left = res.leftOut?.join(", ");
   if (!left) return line;
-  return line
-    ? `${line}; left out the question's ${left}`
-    : `every word matched but the question's ${left}${time}`;
+  if (line) return `${line}; left out the question's ${left}`;
+  // Those after the first holding only some of the words, said (trial 81: 17 called exact).
+  const listed = res.results.slice(0, res.results.length - (res.nearestAfter ?? 0));
+  const some = listed.filter((r) => r.partial).length;
+  if (!some) return `every word matched but the question's ${left}${time}`;
+  const all = listed.length - some;
+  return `${all === 1 ? "1 session holds" : `${all} sessions hold`} every word but the ` +
+    `question's ${left}; ${some === 1 ? "1 other" : `${some} others`} only some of them${time}`;
 }
