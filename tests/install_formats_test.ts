@@ -387,3 +387,36 @@ Deno.test("hermes: a key with no value (`mcp_servers:` alone) takes deja's entry
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 82 F1: uninstall put the backup's bytes back over a config whose data was the same,
+// losing the comments the user added after install and a 20-digit id changed since.
+Deno.test("uninstall keeps what the user added since install that the data does not show", () => {
+  const w = world();
+  try {
+    const codex = join(w.home, ".codex", "config.toml");
+    write(codex, `model = "gpt-5.5"\n`);
+    installTargets(w.env, w.self, [t("codex")]);
+    write(codex, `# NOTE: o3 chosen for cost, see OPS-123\n${read(codex)}`);
+    uninstallTargets(w.env, [t("codex")]);
+    assertStringIncludes(read(codex), "# NOTE: o3 chosen for cost, see OPS-123");
+    assert(!read(codex).includes("deja"), read(codex));
+    assert(!existsSync(`${codex}.deja.bak`), "the backup goes");
+
+    const claude = join(w.home, ".claude.json");
+    write(claude, `{"orgId": 12345678901234567890, "theme": "dark"}\n`);
+    installTargets(w.env, w.self, [t("claude-code")]);
+    write(claude, read(claude).replace("12345678901234567890", "12345678901234567891"));
+    uninstallTargets(w.env, [t("claude-code")]);
+    assertStringIncludes(read(claude), "12345678901234567891");
+
+    // Nothing added since: the original bytes come back.
+    const zed = join(w.home, ".config", "zed", "settings.json");
+    const original = `{\n  "ui_font_size": 16, // big\n  "context_servers": {}\n}\n`;
+    write(zed, original);
+    installTargets(w.env, w.self, [t("zed")]);
+    uninstallTargets(w.env, [t("zed")]);
+    assertEquals(read(zed), original);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -363,11 +363,32 @@ function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
     if (now !== undefined && heldByDeja(env, real, now)) continue; // deja is still wired there
     const original = readFileSync(bak, "utf8");
     const mine = heldByDeja(env, real, original);
-    if (!mine && (now === undefined || sameData(real, now, original))) {
+    if (
+      !mine &&
+      (now === undefined || (sameData(real, now, original) && noneLost(real, now, original)))
+    ) {
       writeIfChanged(real, original);
     }
     rmSync(bak, { force: true });
   }
+}
+
+/**
+ * True when putting `original` back over `now` (the config at `path`, the same data) loses
+ * nothing its data does not show: every comment `now` holds and every integer too long for a
+ * double to tell apart is in `original` too (trial 82: comments a user added after install,
+ * and a 20-digit id changed since, were replaced by the backup's bytes). A `#` or `//` inside
+ * a string counts as a comment here: such a config keeps deja's removal as it is, its
+ * formatting aside, which loses nothing.
+ */
+function noneLost(path: string, now: string, original: string): boolean {
+  const hashes = formatOf(path) === "toml" || formatOf(path) === "yaml";
+  const marks = (t: string) => [
+    ...(t.match(hashes ? /#[^\n]*/g : /\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).map((c) => c.trim()),
+    ...(t.match(/\d{16,}/g) ?? []),
+  ];
+  const had = new Set(marks(original));
+  return marks(now).every((m) => had.has(m));
 }
 
 /** True when `text` (a backup of the config at `path`) holds deja's own entries (an old deja made it). */
