@@ -420,3 +420,23 @@ Deno.test("uninstall keeps what the user added since install that the data does 
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 82 F2: Codex's hooks turned off in config.toml (`[features] hooks = false`, or its
+// older name `codex_hooks`) left deja's hooks "wired", and install said to approve them.
+Deno.test("codex-auto warns when config.toml turns Codex's hooks off", () => {
+  for (const key of ["hooks", "codex_hooks"]) {
+    const w = world();
+    try {
+      write(join(w.home, ".codex", "config.toml"), `[features]\n${key} = false\n`);
+      installTargets(w.env, w.self, [t("codex-auto")]);
+      const warning = targetStatus(w.env, t("codex-auto")).parts.find((p) => p.warning)?.warning;
+      assertStringIncludes(String(warning), `features.${key} is false in ~/.codex/config.toml`);
+      assertStringIncludes(String(warning), "the harness runs no hook");
+      write(join(w.home, ".codex", "config.toml"), `[features]\n${key} = true\n`);
+      const on = targetStatus(w.env, t("codex-auto")).parts.find((p) => p.warning)?.warning;
+      assert(!String(on).includes("runs no hook"), String(on));
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});

@@ -248,6 +248,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
         baseOff(o, auto.base, tilde(expandPath(env, auto.file), env.home)) ??
         allOff(o, auto.off, tilde(expandPath(env, auto.file), env.home)) ??
+        offIn(env, auto.off_in) ??
         (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
       if (warning) return { state: "wired", warning };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
@@ -301,13 +302,41 @@ function baseOff(
  */
 export function hooksOff(env: Env, ref: TargetRef): string | undefined {
   const auto = ref.harness.facts.auto;
-  if (!ref.auto || !auto?.file || !auto.off) return undefined;
+  if (!ref.auto || !auto?.file) return undefined;
+  const elsewhere = offIn(env, auto.off_in);
+  if (elsewhere || !auto.off) return elsewhere;
   const path = expandPath(env, auto.file);
   try {
     return allOff(readJsonDoc(path, auto.format).value, auto.off, tilde(path, env.home));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The warning when a setting of another file holds the value that stops every hook of the
+ * harness (trial 82: Codex's `[features] hooks = false` left deja's hooks "wired", and
+ * install said to approve them); undefined when none does or the file cannot be read.
+ */
+function offIn(env: Env, sw: { file: string; keys: string[][]; off: unknown } | undefined) {
+  if (!sw) return undefined;
+  const path = expandPath(env, sw.file);
+  let v: unknown;
+  try {
+    v = readJsonDoc(path).value;
+  } catch {
+    return undefined;
+  }
+  for (const keys of sw.keys) {
+    let here: unknown = v;
+    for (const k of keys) here = isObj(here) ? here[k] : undefined;
+    if (JSON.stringify(here) === JSON.stringify(sw.off)) {
+      return `hooks present, but ${keys.join(".")} is ${JSON.stringify(sw.off)} in ${
+        tilde(path, env.home)
+      }: the harness runs no hook`;
+    }
+  }
+  return undefined;
 }
 
 /**

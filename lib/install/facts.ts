@@ -118,6 +118,12 @@ export interface InstallFacts {
      * hook (Claude Code's `disableAllHooks: true`): never written; `deja doctor` warns.
      */
     off?: Record<string, unknown>;
+    /**
+     * Settings in another file of the harness that, holding `off`, stop every hook it runs
+     * (Codex's `[features] hooks = false` in config.toml, or its older name `codex_hooks`):
+     * never written; `deja doctor` and install warn.
+     */
+    off_in?: { file: string; keys: string[][]; off: unknown };
     hooks?: HookSpec[];
     /**
      * Hooks earlier versions of deja wired and this one does not: `deja install`
