@@ -104,7 +104,9 @@ Deno.test("aider: read: gets deja's guidance file; a single string becomes a lis
     assertEquals((parseConfig(after, "yaml") as Obj).read, ["CONVENTIONS.md", guide]);
     assertStringIncludes(read(guide), "deja blame <file>");
     uninstallTargets(w.env, [t("aider")]);
-    assertEquals((parseConfig(read(path), "yaml") as Obj).read, ["CONVENTIONS.md"]);
+    // The user's bytes come back, the single string as written (trial 82 F3: left a list).
+    assertEquals(read(path), `# aider settings\nmodel: sonnet\nread: CONVENTIONS.md # always\n`);
+    assert(!existsSync(`${path}.deja.bak`));
     assert(!existsSync(guide), "uninstall removed the guidance file");
   } finally {
     rmSync(w.root, { recursive: true, force: true });

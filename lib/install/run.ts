@@ -417,11 +417,16 @@ function sameData(path: string, a: string, b: string): boolean {
   }
 }
 
-/** `v` without empty objects and lists (recursively); undefined when nothing is left. */
+/**
+ * `v` without empty objects and lists (recursively), a list of one read as its item;
+ * undefined when nothing is left.
+ */
 function pruned(v: unknown): unknown {
   if (Array.isArray(v)) {
     const out = v.map(pruned).filter((x) => x !== undefined);
-    return out.length ? out : undefined;
+    // A list of one is its item: install made aider's `read: X` a list to add deja's beside
+    // it, and taking deja's out leaves `[X]` (trial 82: the original never came back).
+    return out.length > 1 ? out : out[0];
   }
   if (typeof v === "object" && v !== null) {
     const out = Object.entries(v).map(([k, x]) => [k, pruned(x)] as const)
