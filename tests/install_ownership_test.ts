@@ -78,3 +78,29 @@ Deno.test("the user's empty mcpServers map stays after install + uninstall curso
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 82 F4: deja's own entry with an `env` the user added was called "not written by
+// deja" by install and "not deja's" by uninstall.
+Deno.test("deja's MCP entry the user edited is said to be deja's as edited, and kept", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".cursor/mcp.json");
+    write(path, `{"mcpServers": {}}\n`);
+    installTargets(w.env, w.self, [t("cursor")]);
+    const doc = JSON.parse(read(path));
+    doc.mcpServers.deja.env = { DEJA_X: "1" };
+    write(path, JSON.stringify(doc) + "\n");
+    const again = installTargets(w.env, w.self, [t("cursor")]);
+    const c = again.outcomes[0].changes.find((x) => x.kind === "mcp");
+    assertEquals([c?.action, c?.note], [
+      "kept",
+      "deja's entry as you edited it, kept as yours; --force replaces it",
+    ]);
+    const gone = uninstallTargets(w.env, [t("cursor")]);
+    const u = gone.outcomes[0].changes.find((x) => x.kind === "mcp");
+    assertEquals([u?.action, u?.note], ["kept", "deja's entry as you edited it, kept as yours"]);
+    assertEquals(JSON.parse(read(path)).mcpServers.deja.env, { DEJA_X: "1" });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -49,6 +49,7 @@ import {
   removeHooks,
   removeListItem,
   removeMcp,
+  serverProgram,
   setBase,
   setGrant,
   setHooks,
@@ -142,7 +143,7 @@ function installMcp(
     writtenByDeja(old, entry, ctx.launcher)
   ) return { kept: "turned off by you; --force turns it back on" };
   if (old === undefined || writtenByDeja(old, entry, ctx.launcher)) return setMcp(o, key, entry);
-  if (!ctx.force) return "kept";
+  if (!ctx.force) return editedEntry(ctx, path, key, old) ? { kept: EDITED_MCP } : "kept";
   remember(ctx, path, key, old);
   setMcp(o, key, entry, true);
 }
@@ -171,18 +172,36 @@ function uninstallMcp(
   key: string[],
   entry: Obj,
   o: Obj,
-): "kept" | void {
+): "kept" | { kept: string } | void {
   const file = realTarget(path);
   const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
   if (!removeMcp(o, key, entry, ctx.launcher)) {
-    if (mcpValue(o, key) === undefined) return;
+    const now = mcpValue(o, key);
+    if (now === undefined) return;
     if (r) ctx.restored?.push(r);
-    return "kept"; // the user's own `deja` entry: found, not removed
+    // Deja's entry the user edited (an `env` added): theirs now, said as such (trial 82 F4:
+    // "not deja's" of the entry deja wrote); the user's own `deja` entry: found, not removed.
+    return editedEntry(ctx, path, key, now) ? { kept: EDITED_MCP_KEPT } : "kept";
   }
   if (!r) return;
   setMcp(o, key, structuredClone(r.value), true);
   ctx.restored?.push(r);
 }
+
+/**
+ * True for the MCP entry at `key` of the config at `path` that deja's install wrote (the
+ * install state records it made that key) and that now runs a deja launcher with something
+ * deja does not write (an `env`, other args): deja's entry as the user edited it, kept as
+ * theirs. An entry the user wrote naming a launcher is no such entry.
+ */
+function editedEntry(ctx: WireCtx, path: string, key: string[], v: unknown): boolean {
+  const file = realTarget(path);
+  const made = ctx.state?.made?.find((m) => m.file === file)?.keys.some((k) => sameKey(k, key));
+  return Boolean(made) && isObj(v) && isLauncher(serverProgram(v), ctx.launcher);
+}
+
+const EDITED_MCP = "deja's entry as you edited it, kept as yours; --force replaces it";
+const EDITED_MCP_KEPT = "deja's entry as you edited it, kept as yours";
 
 /** The state key of a hook entry `--force` replaced. */
 const hookKey = (r: HookReplaced) => ["#hook", r.event, r.sub];
