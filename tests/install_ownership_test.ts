@@ -10,6 +10,7 @@ import { read, roundTrip, t, world, write } from "./_install_world.ts";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
 
 const hand = (command: string) =>
   JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command }] }] } }) + "\n";
@@ -100,6 +101,25 @@ Deno.test("deja's MCP entry the user edited is said to be deja's as edited, and 
     const u = gone.outcomes[0].changes.find((x) => x.kind === "mcp");
     assertEquals([u?.action, u?.note], ["kept", "deja's entry as you edited it, kept as yours"]);
     assertEquals(JSON.parse(read(path)).mcpServers.deja.env, { DEJA_X: "1" });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// Trial 82 F5: the user's own `deja` entry, running another deja, kept the launcher and the
+// install state after `uninstall --all`, though nothing ran the launcher.
+Deno.test("uninstall --all removes the launcher when the entry kept runs another deja", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const mine =
+      `model = "o3"\n\n[mcp_servers.deja]\ncommand = "/opt/deja/bin/deja"\nargs = ["mcp"]\n`;
+    write(path, mine);
+    installTargets(w.env, w.self, [t("codex")]);
+    assert(existsSync(launcherPath(w.env)), "install made the launcher");
+    const r = uninstallTargets(w.env, [t("codex")]);
+    assertEquals(r.launcher?.action, "removed");
+    assertEquals(read(path), mine);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -291,11 +291,21 @@ function recordedRunning(
  * Skills, commands and guidance files only name deja's tool: they do not count.
  */
 function launcherInUse(env: Env, path: string): boolean {
+  // Wired, and by the launcher: the user's own entry running another deja (trial 82 F5:
+  // `/opt/deja/bin/deja`) keeps no launcher.
+  const names = (file: string) => {
+    try {
+      const text = readTextSync(realTarget(file), CONFIG_MAX);
+      return text.includes(path) || text.includes(JSON.stringify(path).slice(1, -1));
+    } catch {
+      return false;
+    }
+  };
   const wired = wirables().some((w) =>
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
       return st.parts.some((p) =>
-        (p.kind === "mcp" || p.kind === "hooks") && p.state !== "not_wired"
+        (p.kind === "mcp" || p.kind === "hooks") && p.state !== "not_wired" && names(p.path)
       );
     })
   );
