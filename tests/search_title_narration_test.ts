@@ -117,6 +117,12 @@ Deno.test("time words that no listed session meets say so; one that meets them d
       '(time "since january", from January 2026 on: sessions in it count 3× in the ranking; no ' +
         "session listed falls in it)",
     );
+    // A window with its end is no such window (trial 81: "from August 2026 on").
+    const span = search(s, "redis from august to october", { now });
+    assertStringIncludes(
+      narration(span),
+      '(time "from august to october", August to October 2026:',
+    );
   }));
 
 Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>

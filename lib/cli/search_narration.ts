@@ -89,7 +89,15 @@ function windowName(t: NonNullable<SearchResult["time"]>): string {
   const month = d.toLocaleString("en-US", { month: "long" });
   const days = (t.to - t.from) / 86_400_000;
   const end = new Date(t.to - 1);
-  if (days > 7 || end.getMonth() !== d.getMonth()) return `, ${month} ${d.getFullYear()}`;
+  if (days > 7 || end.getMonth() !== d.getMonth()) {
+    // Months apart (`from august to october`, trial 81): both ends named.
+    if (end.getMonth() === d.getMonth() && end.getFullYear() === d.getFullYear()) {
+      return `, ${month} ${d.getFullYear()}`;
+    }
+    const last = end.toLocaleString("en-US", { month: "long" });
+    const year = end.getFullYear() === d.getFullYear() ? "" : ` ${d.getFullYear()}`;
+    return `, ${month}${year} to ${last} ${end.getFullYear()}`;
+  }
   const span = days > 1 ? `${d.getDate()}-${end.getDate()}` : `${d.getDate()}`;
   return `, ${month} ${span}, ${d.getFullYear()}`;
 }

@@ -515,7 +515,9 @@ export function monthWithoutYear(hint: TimeHint): boolean {
  * `redis since january` said "4 fall in January 2025" of four sessions of September 2025).
  */
 export function runsToNow(hint: TimeHint): boolean {
-  return /^\s*(?:since|from|after)\b/i.test(hint.words);
+  // Not `from august to october` (trial 81: said "from August 2026 on"), a window with an end.
+  return /^\s*(?:since|from|after)\b/i.test(hint.words) &&
+    !/\b(?:to|until|till|through|thru|and|before)\b|[-–]/i.test(hint.words.replace(/^\S+/, ""));
 }
 
 /** `hint`'s window moved `years` calendar years back. */
