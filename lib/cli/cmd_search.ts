@@ -561,13 +561,14 @@ export function searchFooter(d: SearchData, io: Pick<IO, "isTTY" | "env">): stri
   if (res.total > res.results.length) {
     out.push(
       `showing ${res.results.length} of ${res.total}: --limit shows more${
-        others ? `, then the sessions holding its other forms (${others})` : ""
+        others ? `; its other forms (${others}) were not looked for` : ""
       }`,
     );
   } else if (others) {
-    // No number: how many the forms add is not known until they are read (trial 60: `--limit
-    // 28` named where 20 listed them all).
-    out.push(`a larger --limit lists the sessions holding its other forms too (${others})`);
+    // No number, nor a promise: whether the forms add a session is not known until they are
+    // read (trial 60: `--limit 28` named where 20 listed them all; trial 81: "lists the
+    // sessions holding its other forms too" where they were all listed already).
+    out.push(`its other forms (${others}) were not looked for: a larger --limit looks for them`);
   }
   out.push(`deja show <id> for a whole session`);
   return out.map((l) => c.dim(l)).join("\n") + "\n";
