@@ -556,5 +556,8 @@ export function fmtBytes(n: number): string {
 export function quoteShown(text: string, max = 80): string {
   const chars = [...text.replace(/\s+/g, " ")];
   const clipped = chars.length > max ? chars.slice(0, max).join("").trimEnd() + "…" : text;
-  return /^".*"$/s.test(text) && clipped === text ? text : `"${clipped.replace(/^"|"$/g, "")}"`;
+  if (/^"[^"]*"$/s.test(text) && clipped === text) return text;
+  // Quotes inside: the text in single quotes, as typed (trial 81: `"cluster host" forgejo`
+  // was shown `"cluster host" forgejo"`).
+  return clipped.includes('"') ? `'${clipped}'` : `"${clipped}"`;
 }
