@@ -156,3 +156,16 @@ Deno.test("a word the history holds is not read inside longer words beside anoth
     // A word the history lacks still is (`kout` of a path cut mid-token).
     assertEquals(ids(search(s, "intel64 touchst")), ["s-path"]);
   }));
+
+Deno.test("a phrase found inside longer words names each reading once", () =>
+  // Trial 81 F12: `summ.pdf` said `summ pdf → 51877summ pdf, 51877summ pdf`.
+  withMemIndex([
+    {
+      id: "s-pdf",
+      events: [["user", "summarize 51877summ.pdf please"], ["assistant", "51877summ.pdf read"]],
+    },
+    { id: "s-other", events: [["user", "rename the config loader"]] },
+  ], (s) => {
+    const r = search(s, "summ.pdf");
+    assertEquals(r.changes, [{ from: "summ pdf", to: ["51877summ pdf"] }]);
+  }));

@@ -651,7 +651,10 @@ export function expand(
         ? speltPhrases(stats, t.tokens)
         : [];
       if (!held.length && !frag.length && !spelt.length) return null;
-      const widened = frag.length ? frag : spelt;
+      // Once each (trial 81: `summ pdf → 51877summ pdf, 51877summ pdf`).
+      const widened = [
+        ...new Map((frag.length ? frag : spelt).map((f) => [f.join(" "), f])).values(),
+      ];
       if (widened.length) {
         changes.push({ from: t.tokens.join(" "), to: widened.map((f) => f.join(" ")) });
         widenedOnly++;
