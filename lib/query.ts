@@ -197,8 +197,15 @@ export function timeOnly(q: string, now = Date.now()): TimeHint | undefined {
   if (q.includes('"')) return undefined;
   const t = timeHint(q, now);
   if (!t.hint) return undefined;
-  return tokens(t.rest).every((w) => STOP_WORDS.has(w)) ? t.hint : undefined;
+  // A greeting beside the time is what is looked for (trial 81: `hello in august 2025` listed
+  // the month's sessions, `hello` gone unsaid), though search leaves it out beside other words.
+  return tokens(t.rest).every((w) => STOP_WORDS.has(w) && !GREETINGS.has(w)) ? t.hint : undefined;
 }
+
+/** Stop words that name what a session said, not how a question is put. */
+const GREETINGS: ReadonlySet<string> = new Set(
+  "hi hello hey thanks thank ok okay".split(" "),
+);
 
 /** `tok` as an FTS5 string (double quotes doubled). */
 export function quote(tok: string): string {

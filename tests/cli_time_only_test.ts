@@ -44,6 +44,9 @@ Deno.test("time words alone list the sessions of their window; quoted, they are 
     // A word beside the time words is a search, ranked by the window.
     const word = await runMain(ix.env, ["billing", "in", "august", "2025", "--json"]);
     assertEquals(JSON.parse(word.out).results[0].id, AUG);
+    // So is a greeting (trial 81: `hello in august 2025` listed the month, `hello` unsaid).
+    const hello = await runMain(ix.env, ["hello", "in", "august", "2025"]);
+    assert(!hello.err.includes("names a time"), hello.err);
   } finally {
     ix.cleanup();
   }
