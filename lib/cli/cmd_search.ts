@@ -698,7 +698,7 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
     );
   }
   unquotedHint(io, d.unquoted);
-  absentHint(io, d.absent);
+  absentHint(io, d.absent, Boolean(d.shortened));
   if (d.modelOf) {
     const n = d.modelOf.sessions;
     io.err(
