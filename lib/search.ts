@@ -500,10 +500,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // titled "…greeting" above the one of March 2026), only level with the best of them.
   const inTime = (id: number) =>
     !parsed.time || sessionMeets(parsed.time, cache.get(id)?.started, cache.get(id)?.updated);
-  const early = [...titled].filter((id) => !inTime(id));
+  // Unless no session found falls in the window: then the time demotes none of them (trial
+  // 81: `greeting on august 8` put a March passing mention above seven titled "greeting" of
+  // August 8, 2025, the window being August 8, 2026).
+  const timed = Boolean(parsed.time) && (titled.size > 0 || prompts.size > 0) &&
+    (cache.load([...scores.keys()]), [...scores.keys()].some(inTime));
+  const early = timed ? [...titled].filter((id) => !inTime(id)) : [];
   liftTitled(scores, early.length ? new Set([...titled].filter(inTime)) : titled);
   liftTitled(scores, new Set(early), 1);
-  liftPrompts(scores, parsed.time ? new Map([...prompts].filter(([id]) => inTime(id))) : prompts);
+  liftPrompts(scores, timed ? new Map([...prompts].filter(([id]) => inTime(id))) : prompts);
   // A name typed as written (`fetch_user_by_id`, `MODULE_NOT_FOUND`) is no prompt: the events
   // holding it so rank above those holding its words otherwise (trial 15).
   const literal = literalHolders(stats, query, f, rootOf);

@@ -142,6 +142,9 @@ Deno.test("a title outside the window of the query's time words is not lifted ab
     // Inside its window, or with no time words, the title is first as before.
     assertEquals(search(s, "greeting", { now }).results[0].id, "s-titled-aug");
     assertEquals(search(s, "greeting in august 2025", { now }).results[0].id, "s-titled-aug");
+    // A window no session falls in demotes none (trial 81: `greeting on august 8` read August
+    // 8, 2026 and put a March mention above the titles of August 8, 2025).
+    assertEquals(search(s, "greeting on august 8", { now }).results[0].id, "s-titled-aug");
   }));
 
 Deno.test("a session inside the window of the time words ranks above one outside that says the word more", () =>
