@@ -1,7 +1,7 @@
 /** The error tier: a match holds the signature's distinctive words, never a look-alike. */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const LOOKALIKE: MemSession = {
   id: "s-keys",
@@ -62,3 +62,23 @@ Deno.test("the error tier matches a pasted error whose words differ only in what
     ix.cleanup();
   }
 });
+
+Deno.test("a command the shell did not find must be the one a matching event names", () =>
+  // Trial 81 F3: `docker: command not found` matched a table row `op: command not found`
+  // "by error signature"; the session where docker was not found was not listed.
+  withMemIndex([
+    { id: "s-op", events: [["assistant", "| `op: command not found` | Add 1Password to PATH |"]] },
+    {
+      id: "s-docker",
+      events: [["tool_result", "bash: docker: command not found"], [
+        "assistant",
+        "Installed docker.",
+      ]],
+    },
+    { id: "s-other", events: [["user", "rename the config loader"]] },
+  ], (s) => {
+    const r = search(s, "zsh: line 4: docker: command not found");
+    assertEquals([r.tier, r.results.map((x) => x.id)], ["error", ["s-docker"]]);
+    const op = search(s, "zsh: line 4: op: command not found");
+    assertEquals([op.tier, op.results.map((x) => x.id)], ["error", ["s-op"]]);
+  }));

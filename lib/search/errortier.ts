@@ -48,6 +48,23 @@ function errorLines(query: string): string[] {
   return query.split(/\r?\n/).slice(0, 40).filter((l) => ERROR_LINE.test(l));
 }
 
+/**
+ * The words of the commands a shell says it did not find (`docker: command not found`, `bash:
+ * line 1: gh: command not found`): what the error is about, which a matching event must hold
+ * (trial 81: `docker: command not found` matched `op: command not found`, "by error signature").
+ */
+export function missingCommands(query: string): string[] {
+  const out = new Set<string>();
+  for (const line of errorLines(query)) {
+    const m = NOT_FOUND_SUBJECT.exec(line);
+    if (m) { for (const w of tokens(m[1])) out.add(w); }
+  }
+  return [...out];
+}
+
+const NOT_FOUND_SUBJECT =
+  /^\s*(?:\S*\/)?(?:(?:ba|z|da|k)?sh:\s*(?:line \d+:\s*)?)?([\w.+-]{2,60}):\s*command not found\b/i;
+
 /** Words of an error's signature an event must hold in a row (all of a shorter signature). */
 export const MIN_RUN = 3;
 
@@ -105,6 +122,7 @@ export function errorTier(
   const words = all.filter((w) => stats.docs(w) > 0);
   if (words.length < 2) return empty;
   const runs = errorRuns(query);
+  const must = missingCommands(query);
   const distinct = all.filter((w) => !SAYS_ERROR.has(w));
   const needDistinct = Math.ceil(MIN_DISTINCT * distinct.length);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
@@ -134,6 +152,7 @@ export function errorTier(
     const cover = got / total;
     if (cover < MIN_COVER || held < 2) continue;
     if (distinct.filter((w) => have.has(w)).length < needDistinct) continue;
+    if (!must.every((w) => have.has(w))) continue;
     const inRow = ` ${seq.join(" ")} `;
     if (!runs.some((run) => inRow.includes(run))) continue;
     const sc = 10 * cover * cover * (KIND[r.kind] ?? 0.8) * (r.flags & ERROR ? 1.2 : 1);
