@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { read, roundTrip, t, world, write } from "./_install_world.ts";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
@@ -438,5 +438,26 @@ Deno.test("codex-auto warns when config.toml turns Codex's hooks off", () => {
     } finally {
       rmSync(w.root, { recursive: true, force: true });
     }
+  }
+});
+
+// Trial 82 F6: install wrote a hard-linked config through a rename, splitting it from its
+// other name (a dotfiles checkout's) for good.
+Deno.test("install and uninstall keep a hard-linked config linked", () => {
+  const w = world();
+  try {
+    const dot = join(w.root, "dotfiles", "settings.json");
+    write(dot, `{"theme": "dark"}\n`);
+    const path = join(w.home, ".claude", "settings.json");
+    mkdirSync(join(w.home, ".claude"), { recursive: true });
+    linkSync(dot, path);
+    installTargets(w.env, w.self, [t("claude-auto")]);
+    assertEquals(statSync(path).ino, statSync(dot).ino, "still one file");
+    assertStringIncludes(read(dot), "hook-context");
+    uninstallTargets(w.env, [t("claude-auto")]);
+    assertEquals(statSync(path).ino, statSync(dot).ino);
+    assert(!read(dot).includes("hook-context"), read(dot));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
   }
 });

@@ -23,6 +23,7 @@ import {
   rmdirSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -314,9 +315,17 @@ function writeAtomic(path: string, text: string, newMode = 0o600, backup = true)
   }
   closeSync(fd);
   try {
-    chmodSync(tmp, mode);
-    keepOwner(tmp, was ?? statSync(dirname(path)));
-    renameSync(tmp, path);
+    if (was && was.nlink > 1) {
+      // A file with other hard links (a dotfiles checkout's) is written in place, so every
+      // name keeps seeing it (trial 82: the rename split it from its other name for good); the
+      // temp copy written whole first, and the backup, keep the text safe meanwhile.
+      writeFileSync(path, text);
+      rmSync(tmp, { force: true });
+    } else {
+      chmodSync(tmp, mode);
+      keepOwner(tmp, was ?? statSync(dirname(path)));
+      renameSync(tmp, path);
+    }
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
