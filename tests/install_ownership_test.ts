@@ -124,3 +124,24 @@ Deno.test("uninstall --all removes the launcher when the entry kept runs another
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 84 F2: a second install deleted the matcher `startup` the user put on deja's own
+// SessionStart hook.
+Deno.test("a matcher the user put on deja's hook where deja writes none stays", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".claude/settings.json");
+    write(path, "{}\n");
+    const first = installTargets(w.env, w.self, [t("claude-auto")]);
+    const doc = JSON.parse(read(path));
+    assert(doc.hooks, JSON.stringify(first.outcomes));
+    doc.hooks.SessionStart[0].matcher = "startup";
+    write(path, JSON.stringify(doc, null, 2) + "\n");
+    installTargets(w.env, w.self, [t("claude-auto")]);
+    assertEquals(JSON.parse(read(path)).hooks.SessionStart[0].matcher, "startup");
+    uninstallTargets(w.env, [t("claude-auto")]);
+    assert(!read(path).includes("hook-context"), read(path));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -413,7 +413,9 @@ export function setHooks(
           list[i] = style === "flat"
             ? { ...e, ...timed }
             : { ...e, ...entry, hooks: [{ ...mine[0], ...timed }] };
-          if (!spec.matcher) delete (list[i] as Obj).matcher;
+          // A matcher where deja writes none is the user's (trial 84: `startup` on
+          // SessionStart was deleted by the next install); deja's own are set again.
+          if (!spec.matcher && (own.force || !("matcher" in e))) delete (list[i] as Obj).matcher;
           placed = true;
         } else if (style === "flat" || others.length === 0) {
           list.splice(i--, 1);
