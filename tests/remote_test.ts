@@ -24,6 +24,7 @@ import type { SessionSpec } from "./_memory.ts";
 import { materialize, REPO } from "./_fixture.ts";
 import { mapPath } from "../lib/remote/label.ts";
 import { loadRemotes, parseTarget } from "../lib/remote/config.ts";
+import { rsyncHost } from "../lib/remote/sync.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { defaultHidden } from "../lib/search/sessions.ts";
@@ -33,7 +34,12 @@ Deno.test("remote targets and path maps are read the way ssh and a person write 
   assertEquals(parseTarget("me@devbox:2222"), { host: "me@devbox", port: 2222 });
   assertEquals(parseTarget("devbox"), { host: "devbox" });
   assertEquals(parseTarget("me.x@dev-box_1.lan"), { host: "me.x@dev-box_1.lan" });
-  assertEquals(parseTarget("[fe80::1]:22"), { host: "[fe80::1]", port: 22 });
+  // IPv6 without its brackets, as ssh takes it; in brackets for rsync (trial 84).
+  assertEquals(parseTarget("[fe80::1]:22"), { host: "fe80::1", port: 22 });
+  assertEquals(parseTarget("me@[::1]:2222"), { host: "me@::1", port: 2222 });
+  assertEquals(parseTarget("me@::1"), { host: "me@::1" });
+  assertEquals(parseTarget("me@fe80::1"), { host: "me@fe80::1" });
+  assertEquals([rsyncHost("me@::1"), rsyncHost("me@devbox")], ["me@[::1]", "me@devbox"]);
   // Shell characters ssh refuses in a host name (trial 79: `me@host;rm` was added).
   for (const bad of ["me@host;rm", "host&x", "a|b", "h$(id)", "me;x@host"]) {
     assertStringIncludes(

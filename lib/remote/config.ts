@@ -135,12 +135,16 @@ export function parseTarget(target: string): { host: string; port?: number } {
       "write it as user@host or user@host:port",
     );
   }
-  // A host of letters, digits, `.`, `-` and `_` (an ssh config alias too), or an IPv6
-  // address in brackets: ssh refuses shell characters in a host name (trial 79: `me@host;rm`
-  // was added, and failed at each sync).
-  const m = /^([^\s:@/;&|<>()$`'"\\]+@)?([A-Za-z0-9._-]+|\[[0-9a-fA-F:]+\])(?::(\d+))?$/.exec(
-    target,
-  );
+  // A host of letters, digits, `.`, `-` and `_` (an ssh config alias too): ssh refuses shell
+  // characters in a host name (trial 79: `me@host;rm` was added, and failed at each sync).
+  // Or an IPv6 address alone (`me@::1`), or in brackets before a port (`me@[::1]:2222`): kept
+  // without its brackets, as ssh takes it (trial 84: `me@[::1]` never resolved).
+  const v6 =
+    /^([^\s:@/;&|<>()$`'"\\]+@)?(?:\[([0-9a-fA-F:]*:[0-9a-fA-F:]*)\](?::(\d+))?|([0-9a-fA-F]*:[0-9a-fA-F:]*:[0-9a-fA-F:]*))$/
+      .exec(target);
+  const m = v6
+    ? [v6[0], v6[1], v6[2] ?? v6[4], v6[3]]
+    : /^([^\s:@/;&|<>()$`'"\\]+@)?([A-Za-z0-9._-]+)(?::(\d+))?$/.exec(target);
   if (!m) {
     throw new DejaError(
       `'${target}' is not an SSH target`,

@@ -165,6 +165,13 @@ export async function syncRemote(
   return out;
 }
 
+/** `host` as rsync reads it before `:path`: an IPv6 address in brackets (`me@[::1]`). */
+export function rsyncHost(host: string): string {
+  const at = host.lastIndexOf("@");
+  const addr = host.slice(at + 1);
+  return addr.includes(":") ? `${host.slice(0, at + 1)}[${addr}]` : host;
+}
+
 /**
  * The two rsync passes; returns the mirror-relative paths that changed.
  * @throws {DejaError} when rsync cannot run or the transfer fails.
@@ -179,7 +186,7 @@ function transfer(
   appendPass = true,
 ): string[] {
   const partial = join(mirror, "..", `.${r.name}.partial`);
-  const sources = roots.map((root, i) => (i === 0 ? `${r.host}:${root}` : `:${root}`));
+  const sources = roots.map((root, i) => (i === 0 ? `${rsyncHost(r.host)}:${root}` : `:${root}`));
   const common = [
     "rsync",
     "-a",
