@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
 import { read, roundTrip, t, world, write } from "./_install_world.ts";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -101,6 +102,13 @@ Deno.test("deja's MCP entry the user edited is said to be deja's as edited, and 
     const u = gone.outcomes[0].changes.find((x) => x.kind === "mcp");
     assertEquals([u?.action, u?.note], ["kept", "deja's entry as you edited it, kept as yours"]);
     assertEquals(JSON.parse(read(path)).mcpServers.deja.env, { DEJA_X: "1" });
+    // Said so again, and by doctor (trial 84 F4: "not deja's", "an entry deja did not write").
+    const twice = uninstallTargets(w.env, [t("cursor")]).outcomes[0].changes.find((x) =>
+      x.kind === "mcp"
+    );
+    assertEquals(twice?.note, "deja's entry as you edited it, kept as yours");
+    const warning = targetStatus(w.env, t("cursor")).parts.find((p) => p.kind === "mcp")?.warning;
+    assertStringIncludes(String(warning), "deja's entry as you edited it runs deja's server");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -567,7 +567,8 @@ Deno.test("doctor calls deja's MCP entry with the user's own settings wired, and
   write(path, JSON.stringify(doc, null, 2) + "\n");
   const mcp = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
   assertEquals(mcp.state, "wired");
-  assertStringIncludes(mcp.warning ?? "", "an entry deja did not write runs deja's server");
+  // Deja's install wrote it (trial 84 F4): said as deja's entry as the user edited it.
+  assertStringIncludes(mcp.warning ?? "", "deja's entry as you edited it runs deja's server");
   // Other arguments may start no server (trial 41: `mcp --bogus` was "wired").
   const bogus = json(path);
   bogus.mcpServers.deja.args = ["mcp", "--bogus"];

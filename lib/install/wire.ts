@@ -633,7 +633,10 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       backup: !holdsDeja(ctx.env, path, d.doc.value),
       created: created.has(d.doc.real),
     });
-    if (!install && ctx.state?.made && !holdsDeja(ctx.env, path, d.next)) {
+    // Kept while deja's entry as the user edited it stays (trial 84 F4: a second uninstall
+    // called it "not deja's").
+    const editedKept = changed.some((c) => c.edit.path === path && c.why === EDITED_MCP_KEPT);
+    if (!install && ctx.state?.made && !holdsDeja(ctx.env, path, d.next) && !editedKept) {
       ctx.state.made = ctx.state.made.filter((m) => m.file !== d.doc.real);
     }
   }
