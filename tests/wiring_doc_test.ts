@@ -41,3 +41,15 @@ Deno.test("the matrix lists an event wired twice (Kimi, Hermes: context and prom
   }
   assertEquals(wiringMatrix().find((r) => r.target === "kimi")?.hooks, ["UserPromptSubmit"]);
 });
+
+// Trials 82 and 84: aider's row said it gets nothing, pi's left out its tool extension.
+Deno.test("the matrix names every file a plain target writes", () => {
+  const rows = wiringMatrix();
+  const pi = rows.find((r) => r.harness === "pi")!;
+  assert(String(pi.skill).includes("/extensions/deja.js"), String(pi.skill));
+  const aider = rows.find((r) => r.harness === "aider")!;
+  assertEquals(
+    aider.skill,
+    "${XDG_CONFIG_HOME:-~/.config}/deja/aider.md (in ~/.aider.conf.yml read)",
+  );
+});

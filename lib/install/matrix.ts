@@ -60,10 +60,14 @@ export function wiringMatrix(): WiringRow[] {
       target: f.target,
       auto_target: f.auto?.target ?? null,
       mcp: f.mcp ? { file: f.mcp.file, key: f.mcp.key.join("."), also: f.mcp.also ?? [] } : null,
-      // aider's guidance file, named in its config's `read` list (trial 82: the row said
-      // aider gets nothing).
-      skill: f.skill?.file ??
-        (f.read ? `${f.read.item} (in ${f.read.file} ${f.read.key.join(".")})` : null),
+      // With the other files the plain target writes (trial 84: pi's tool extension), and
+      // aider's guidance file, named in its config's `read` list (trial 82: the row said aider
+      // gets nothing).
+      skill: [
+        ...(f.skill ? [f.skill.file] : []),
+        ...(f.files ?? []).map((x) => x.file).filter((x) => x !== f.read?.item),
+        ...(f.read ? [`${f.read.item} (in ${f.read.file} ${f.read.key.join(".")})`] : []),
+      ].join(", ") || null,
       command: f.command?.file ?? null,
       hooks,
       envelope: auto ? dialect?.envelope ?? "nested" : null,
