@@ -274,6 +274,9 @@ Deno.test("a word in no session is named, with what the query finds without it",
     );
     const alone = await runMain(ix.env, ["zzqqxx"]);
     assert(!alone.err.includes("in no session"), alone.err);
+    // Named without the punctuation typed around it (trial 83: `'weird,'`).
+    const punct = await runMain(ix.env, ["redis", "zzqqxx,"]);
+    assertStringIncludes(punct.err, "hint: 'zzqqxx' is in no session; without it: 1 session");
     // Under a filter the count is the filter's, and so is the command it gives.
     const filtered = await runMain(ix.env, ["redis", "zzqqxx", "--role", "assistant"]);
     assertStringIncludes(

@@ -86,7 +86,8 @@ export function absentWords(
     ? Q.sessionsOfModel.get(store, { text: gone[0] })!.n
     : 0;
   return {
-    words: [...new Set(gone)],
+    // Without the punctuation around them (trial 83: `'weird,'`, `'terraform:'`).
+    words: [...new Set(gone.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "") || w))],
     query: rest,
     sessions,
     ...(filters.length ? { filters } : {}),
