@@ -579,18 +579,26 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // A long query whose first session by relevance holds every word that carries meaning
   // (lib/search/whole.ts) is named after how it holds them, not "nothing matched".
-  const held = tier === "relevance" && lad.forms && results.length
-    ? heldBy(stats, lad.forms, f, cache.members(results[0].rowid))
-    : undefined;
+  // The first listed that does, put first (trial 83: `how did we fix the forgejo crash in
+  // k3s` said "nothing matched" with the one session holding all three listed second).
+  let held: ReturnType<typeof heldBy>;
+  if (tier === "relevance" && lad.forms && !ABLATE.heldFirst) {
+    const holds = results.map((r) => heldBy(stats, lad.forms!, f, cache.members(r.rowid)));
+    const at = holds.findIndex((h) => h !== undefined);
+    if (at >= 0) {
+      held = holds[at];
+      results.unshift(...results.splice(at, 1));
+      holds.unshift(...holds.splice(at, 1));
+      // The others listed are the nearest by relevance: those holding not every such word
+      // are marked (trial 81: 17 sessions called exact where one held both words).
+      results.forEach((r, i) => {
+        if (i && !holds[i]) r.partial = true;
+      });
+    }
+  }
   if (held) {
     tier = held.changes.length ? "stemmed" : "exact";
     changes = held.changes;
-    // The others listed are the nearest by relevance: those holding not every such word are
-    // marked (trial 81: `how did we fix the forgejo in k3s` called 17 sessions exact where
-    // one held both words).
-    for (const r of results.slice(1)) {
-      if (!heldBy(stats, lad.forms!, f, cache.members(r.rowid))) r.partial = true;
-    }
   }
   // Ranked by relevance as spelt right: the spellings it read are named.
   if (tier === "relevance" && lad.spelt) {
@@ -710,7 +718,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Nearest by relevance, a session may hold none of the words, only words the index learned
   // go with them: marked (trial 45: `developer role ollama` listed second a session holding
   // none of the three, and said nothing).
-  if (tier === "relevance" && results.length) {
+  // So are those after a question's session holding every word (trial 83: "only some of
+  // them" of sessions holding none).
+  if ((tier === "relevance" || held) && results.length) {
     relatedOnly(stats, query, results, holders, lad.spelt?.map((x) => x.to[0]));
   }
   // Sessions left out that hold every word, counted whatever was found (trial 65: `hello

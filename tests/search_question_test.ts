@@ -8,6 +8,7 @@ import { narration } from "../lib/cli/search_narration.ts";
 import { joinedWords } from "../lib/search/compounds.ts";
 import { TermStats } from "../lib/search/expand.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { withAblation } from "../lib/search/rank.ts";
 
 const ZONES: MemSession[] = [
   { id: "s-tz", events: [["user", "the loader loses the timezone after a deploy"]] },
@@ -332,4 +333,27 @@ Deno.test("a question whose first session holds every word marks the others list
         r.results.length - 1
       } others only some of them`,
     );
+  }));
+
+Deno.test("a question's first listed session holding every word comes first", () =>
+  // Trial 83 F1: the one session holding every word of the question was listed second and
+  // the search said "nothing matched".
+  withMemIndex([
+    {
+      id: "s-busy",
+      events: Array.from({ length: 8 }, (_, i) =>
+        ["user", `forgejo on k3s, step ${i}: forgejo runner and k3s ingress`] as const),
+    },
+    { id: "s-holds", events: [["assistant", "the forgejo pod would crash on k3s at start"]] },
+    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
+      id: `s-x${i}`,
+      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    const q = "how did we fix the forgejo crash in k3s";
+    const ranked = withAblation(["heldFirst"], () =>
+      search(s, q));
+    const r = search(s, q);
+    assertEquals(r.results[0]?.id, "s-holds", JSON.stringify(ranked.results.map((x) => x.id)));
+    assertEquals(r.tier, "exact");
   }));

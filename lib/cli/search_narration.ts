@@ -295,9 +295,14 @@ function narrated(res: SearchResult): string {
   if (line) return `${line}; left out the question's ${left}`;
   // Those after the first holding only some of the words, said (trial 81: 17 called exact).
   const listed = res.results.slice(0, res.results.length - (res.nearestAfter ?? 0));
-  const some = listed.filter((r) => r.partial).length;
-  if (!some) return `every word matched but the question's ${left}${time}`;
-  const all = listed.length - some;
+  const some = listed.filter((r) => r.partial && !r.relatedOnly).length;
+  const none = listed.filter((r) => r.partial && r.relatedOnly).length;
+  if (!some && !none) return `every word matched but the question's ${left}${time}`;
+  const all = listed.length - some - none;
+  const parts = [
+    ...(some ? [`${some === 1 ? "1 other" : `${some} others`} only some of them`] : []),
+    ...(none ? [`${none === 1 ? "1" : `${none}`} only related words`] : []),
+  ];
   return `${all === 1 ? "1 session holds" : `${all} sessions hold`} every word but the ` +
-    `question's ${left}; ${some === 1 ? "1 other" : `${some} others`} only some of them${time}`;
+    `question's ${left}; ${parts.join(", ")}${time}`;
 }

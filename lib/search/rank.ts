@@ -59,6 +59,8 @@ export const ABLATE = {
   rescore: false,
   /** Relevance: a session holding the query's one word the history holds, alone, is left out. */
   onlyHeld: false,
+  /** A long question's first listed session holding every word is not put first. */
+  heldFirst: false,
   /** No proximity factor in the session-level BM25. */
   proximity: false,
   /** Every kind of event weighs the same. */
