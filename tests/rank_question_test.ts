@@ -57,8 +57,9 @@ Deno.test("ranking lifts the session holding two adjacent query words side by si
     const order = (o = {}) => search(s, q, { now: NOW, ...o }).results.map((r) => r.id);
     assertEquals(order(), ["phrase", "apart"]);
     // (The head rerank, lib/search/fielded.ts, also puts `phrase` first: off, to see this alone.)
-    // (Tool output weighing less in the relevance tier also favours `phrase`: off too.)
-    assertEquals(order({ ablate: ["adjacent", "fielded", "relevanceOutput"] }), [
+    // (Tool output weighing less in the relevance tier also favours `phrase`: off too; so
+    // does putting first the session holding every word in one event, lib/search.ts.)
+    assertEquals(order({ ablate: ["adjacent", "fielded", "relevanceOutput", "heldFirst"] }), [
       "apart",
       "phrase",
     ]);
