@@ -10,6 +10,16 @@ import { TermStats } from "../lib/search/expand.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
 import { withAblation } from "../lib/search/rank.ts";
 
+/**
+ * Sessions of other work, so the words a test's sessions share are rarer than these: `say`
+ * is each one's prompt with `{w}` for its subject (parser, login page, …).
+ */
+function otherWork(say = "rename the {w} in the docs", subjects = SUBJECTS): MemSession[] {
+  return subjects.map((w, i) => ({ id: `s-x${i}`, events: [["user", say.replace("{w}", w)]] }));
+}
+
+const SUBJECTS = ["parser", "login page", "version flag", "config loader"];
+
 const ZONES: MemSession[] = [
   { id: "s-tz", events: [["user", "the loader loses the timezone after a deploy"]] },
   { id: "s-slow", events: [["user", "the loader takes a long time to start"]] },
@@ -252,11 +262,8 @@ Deno.test("two typos whose spellings one event holds together confirm each other
       ],
     },
     { id: "s-yaml", events: [["assistant", "let me check what's wrong with the redis manifest"]] },
-    ...["parser", "login page", "version flag", "config loader", "readme", "cache"].map((w, i) => ({
-      id: `s-x${i}`,
-      // `redis` in many events: too common to confirm a spelling beside it.
-      events: [["user", `rename the redis ${w} in the docs`]] as MemSession["events"],
-    })),
+    // `redis` in many events: too common to confirm a spelling beside it.
+    ...otherWork("rename the redis {w} in the docs", [...SUBJECTS, "readme", "cache"]),
   ], (s) => {
     const r = search(s, "redis hostnmae backnd wrong");
     assertEquals(r.tier, "relevance");
@@ -274,10 +281,7 @@ Deno.test("a session holding the query's one word the history holds is listed be
     { id: "s-retry", events: [["assistant", "the job retries three times before it gives up"]] },
     { id: "s-phone", events: [["user", "send a text to the phone when the loop runs again"]] },
     { id: "s-sms", events: [["user", "the sms gateway is slow, try again later"]] },
-    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
-      id: `s-x${i}`,
-      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
-    })),
+    ...otherWork(),
   ], (s) => {
     const r = search(s, "twilio retries");
     assertEquals(r.tier, "relevance");
@@ -301,10 +305,7 @@ Deno.test("a typo whose spelling only a title holds, beside a word of the query,
       ]],
     },
     { id: "s-flux", events: [["user", "fix the flux kustomization for forgejo in kubernetes"]] },
-    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
-      id: `s-x${i}`,
-      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
-    })),
+    ...otherWork(),
   ], (s) => {
     const r = search(s, "how did we fix the forgejo crashng in kubernetes");
     assertEquals(r.tier, "relevance");
@@ -318,10 +319,7 @@ Deno.test("a question whose first session holds every word marks the others list
     { id: "s-both", events: [["user", "forgejo crashes in my k3s cluster"]] },
     { id: "s-forgejo", events: [["user", "fix the forgejo runner token"]] },
     { id: "s-k3s", events: [["user", "upgrade k3s on the node, then fix the ingress"]] },
-    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
-      id: `s-x${i}`,
-      events: [["user", `fix the ${w} in the docs`]] as MemSession["events"],
-    })),
+    ...otherWork("fix the {w} in the docs"),
   ], (s) => {
     const r = search(s, "how did we fix the forgejo in k3s");
     assertEquals(r.tier, "exact");
@@ -345,10 +343,7 @@ Deno.test("a question's first listed session holding every word comes first", ()
         ["user", `forgejo on k3s, step ${i}: forgejo runner and k3s ingress`] as const),
     },
     { id: "s-holds", events: [["assistant", "the forgejo pod would crash on k3s at start"]] },
-    ...["parser", "login page", "version flag", "config loader"].map((w, i) => ({
-      id: `s-x${i}`,
-      events: [["user", `rename the ${w} in the docs`]] as MemSession["events"],
-    })),
+    ...otherWork(),
   ], (s) => {
     const q = "how did we fix the forgejo crash in k3s";
     const ranked = withAblation(["heldFirst"], () =>
