@@ -582,18 +582,20 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // The first listed that does, put first (trial 83: `how did we fix the forgejo crash in
   // k3s` said "nothing matched" with the one session holding all three listed second).
   let held: ReturnType<typeof heldBy>;
-  if (tier === "relevance" && lad.forms && !ABLATE.heldFirst) {
-    const holds = results.map((r) => heldBy(stats, lad.forms!, f, cache.members(r.rowid)));
-    const at = holds.findIndex((h) => h !== undefined);
-    if (at >= 0) {
-      held = holds[at];
+  if (tier === "relevance" && lad.forms) {
+    const holds = (r: SessionHit) => heldBy(stats, lad.forms!, f, cache.members(r.rowid));
+    // Among the first few (each a look-up; a question none holds is the common case).
+    const top = ABLATE.heldFirst ? 1 : HELD_FIRST;
+    let at = -1;
+    for (let i = 0; i < Math.min(top, results.length) && at < 0; i++) {
+      held = holds(results[i]);
+      if (held) at = i;
+    }
+    if (held) {
       results.unshift(...results.splice(at, 1));
-      holds.unshift(...holds.splice(at, 1));
       // The others listed are the nearest by relevance: those holding not every such word
       // are marked (trial 81: 17 sessions called exact where one held both words).
-      results.forEach((r, i) => {
-        if (i && !holds[i]) r.partial = true;
-      });
+      for (const r of results.slice(1)) if (!holds(r)) r.partial = true;
     }
   }
   if (held) {
@@ -776,6 +778,9 @@ function asWritten(store: Store, j: { token: string; rows: Array<{ event_id: num
   }
   return j.token;
 }
+
+/** How many of a long question's first sessions by relevance are looked at for one holding it whole. */
+const HELD_FIRST = 2;
 
 /** A query of one or two letters and `#` or `++` alone (`C#`, `f#`, `C++`), quotes allowed. */
 const GLYPH_WORD = /^\s*"?([A-Za-z]{1,2}(?:#|\+\+))"?\s*$/;
