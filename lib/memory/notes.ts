@@ -238,6 +238,11 @@ export interface Remembered extends Appended {
 export async function remember(env: Env, text: string, opts: NoteOptions & { waitMs?: number }) {
   const out: Remembered = { ...appendNote(env, text, opts), indexed: false };
   try {
+    // The index run's discovery begins after the clock has passed the file's mtime: one
+    // written in the millisecond before it began is stamped unknown, and the next search read
+    // the notes again (the freshness test failed 8 runs of 20 on it).
+    const wait = Math.floor(statSync(out.path).mtimeMs) + 2 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const res = await runIndex(env, parsers, { only: ["deja"], waitMs: opts.waitMs ?? 3000 });
     const errors = res.harnesses.flatMap((h) => h.errors);
     out.indexed = errors.length === 0;
