@@ -113,3 +113,23 @@ Deno.test("a search counts the hidden sessions holding every word beside exact h
     s.close();
   }
 });
+
+// Trial 85 F1: `ctx missing.txt`, held only by throwaway sessions, digested the nearest of the
+// others by relevance (an unrelated session) and exited 0.
+Deno.test("ctx by words held only in throwaway sessions digests none and says so", async () => {
+  const { env } = setup();
+  addSession(
+    env,
+    "cdcdcdcd-0000-4000-8000-000000000003",
+    "/w/app",
+    "the app keeps crashing on start",
+  );
+  await runIndex(env, parsers.filter((p) => p.id === "claude"));
+  const { runMain } = await import("./_cli_io.ts");
+  const r = await runMain(env, ["ctx", "quasarwidget", "keeps", "crashing"]);
+  assertEquals(r.code, 1, r.out);
+  assertEquals(r.out, "");
+  assertEquals(r.err.includes("throwaway"), true, r.err);
+  const junk = await runMain(env, ["ctx", "quasarwidget", "keeps", "crashing", "--junk"]);
+  assertEquals([junk.code, junk.out.includes("abababab")], [0, true]);
+});

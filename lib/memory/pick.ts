@@ -149,6 +149,9 @@ export function pickSession(
   const near = top && res.tier === "relevance" ? strangers(store, a) : undefined;
   const refused = near !== undefined &&
     (!near.words.length ||
+      // Only sessions left out hold every word (throwaway, excluded): the nearest of the rest
+      // is no session meant (trial 85: `ctx missing.txt` digested a CrewAI session, exit 0).
+      (res.nothingMatched && res.hidden > 0) ||
       (near.gone.length > 0 &&
         (near.words.length - near.gone.length <= 1 || near.gone.length * 2 >= near.words.length)));
   const session = top && !refused ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
