@@ -384,6 +384,7 @@ function showJsonHead(d: ShowData): Record<string, unknown> {
     unanswered: d.ending === "unanswered",
     ended_mid_reply: d.ending === "mid_reply",
     ended_on_call: d.ending === "call_unfinished",
+    ended_after_calls: d.ending === "calls_only",
     events: [],
     files: ((every) =>
       d.files.map((f) => ({

@@ -202,3 +202,48 @@ Deno.test("show says no result followed a last tool call, where the session reco
     ix.cleanup();
   }
 });
+
+// Trial 85 F5, F6: four calls made together with two results, and calls answered with no
+// words after them, ended with no closing line.
+Deno.test("show says when calls made together went unanswered, or calls got no reply after them", async () => {
+  const { indexSessions: index } = await import("../../tests/_memory.ts");
+  const ix = await index([{
+    id: "e0f30000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "look around" },
+      { bash: "ls", out: "a b" },
+      { say: "I'll read the readme next." },
+      { bash: "cat README.md", out: "# app" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["e0f3"] }, pipe.io), 0);
+    assertEquals(pipe.out().trimEnd().split("\n").at(-1), "no reply followed the last tool calls");
+    const json = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0f3"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.ended_after_calls, doc.ended_on_call, doc.unanswered], [true, false, false]);
+  } finally {
+    ix.cleanup();
+  }
+  // Two calls made together, one result: the other never finished.
+  const { endingOf } = await import("../memory/ending.ts");
+  const ev = (kind: string, text: string, call_id: string | null = null) => ({
+    kind,
+    text,
+    data: null,
+    call_id,
+  });
+  assertEquals(
+    endingOf([
+      ev("user", "check both"),
+      ev("tool_call", "$ a", "c1"),
+      ev("tool_call", "$ b", "c2"),
+      ev("tool_result", "ok", "c1"),
+    ] as never),
+    "call_unfinished",
+  );
+});

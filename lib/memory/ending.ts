@@ -15,10 +15,12 @@ import { notReopened } from "../resume_source.ts";
  * `unanswered`: the last request got no reply (no assistant words, no tool call
  * after it); `mid_reply`: the last reply was cut off mid-stream; `call_unfinished`: the
  * session ends on a tool call no result followed, in a session whose store records results
- * (trial 73: show ended on `git stash` with nothing said); null: none of these, or nothing
- * to say (no request at all, a notes day).
+ * (trial 73: show ended on `git stash` with nothing said; trial 85: four calls at once, two
+ * results); `calls_only`: the session ends on tool calls, each with its result, and no words
+ * followed them (trial 85: show said nothing where ctx said "No reply"); null: none of these,
+ * or nothing to say (no request at all, a notes day).
  */
-export type Ending = "unanswered" | "mid_reply" | "call_unfinished" | null;
+export type Ending = "unanswered" | "mid_reply" | "call_unfinished" | "calls_only" | null;
 
 /** True when the harness never finished this reply (core/model.ts `Event.cut`, `{"cut":true}`). */
 export function isCut(e: Pick<EventRow, "kind" | "data">): boolean {
@@ -50,7 +52,7 @@ export interface EndingContext {
  * realdata codex 019d3c86, five prompts and no transcript).
  */
 export function endingOf(
-  events: Iterable<Pick<EventRow, "kind" | "text" | "data">>,
+  events: Iterable<Pick<EventRow, "kind" | "text" | "data"> & { call_id?: string | null }>,
   ctx: EndingContext = {},
 ): Ending {
   const w = new EndingWatch();
@@ -71,18 +73,30 @@ export class EndingWatch {
   /** The last event of the conversation was a tool call; a result was ever recorded. */
   #openCall = false;
   #anyResult = false;
+  /** Since the last request: the calls no result answered yet (by call id); assistant words. */
+  #open = new Set<string>();
+  #words = false;
 
-  see(e: Pick<EventRow, "kind" | "text" | "data">): void {
+  see(e: Pick<EventRow, "kind" | "text" | "data"> & { call_id?: string | null }): void {
     const reply = isReply(e);
     if (reply) this.#anyReply = true;
     if (e.kind === "tool_result") this.#anyResult = true;
     if (e.kind !== "notice" && e.kind !== "summary") this.#openCall = e.kind === "tool_call";
     if (e.kind === "user" && isRequest(e.text)) {
       this.#asked = true;
-      this.#cut = this.#replied = false;
+      this.#cut = this.#replied = this.#words = false;
+      this.#open.clear();
       return;
     }
-    if (e.kind === "assistant") this.#cut = isCut(e);
+    // Words before a call are no reply to what the call found (trial 85: Gemini's "I'll list
+    // the contents…", a listing, and the session's end).
+    if (e.kind === "tool_call") this.#words = false;
+    if (e.kind === "tool_call" && e.call_id) this.#open.add(e.call_id);
+    if (e.kind === "tool_result" && e.call_id) this.#open.delete(e.call_id);
+    if (e.kind === "assistant") {
+      this.#cut = isCut(e);
+      if (e.text.trim() || this.#cut) this.#words = true;
+    }
     if (reply) this.#replied = true;
   }
 
@@ -93,7 +107,11 @@ export class EndingWatch {
     if (src?.sessions === 1 && storeSkips(src.skipped, src.mtime).counts.truncated) {
       return "mid_reply";
     }
-    if (this.#replied) return this.#openCall && this.#anyResult ? "call_unfinished" : null;
+    if (this.#replied) {
+      if (!this.#anyResult) return null;
+      if (this.#openCall || this.#open.size) return "call_unfinished";
+      return this.#words ? null : "calls_only";
+    }
     // A store of prompts alone records no reply to any of them: nothing to say.
     if (!this.#anyReply && ctx.recordsReplies && !ctx.recordsReplies()) return null;
     return "unanswered";
@@ -144,6 +162,8 @@ export function endingText(e: Ending): string | null {
     ? "ended mid-reply"
     : e === "call_unfinished"
     ? "no result followed the last tool call"
+    : e === "calls_only"
+    ? "no reply followed the last tool calls"
     : null;
 }
 
