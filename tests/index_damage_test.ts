@@ -147,6 +147,13 @@ Deno.test("deja index with nothing changed names damage in pages its stat pass d
     // The events' pages only: the `sources` rows the stat pass compares stay readable.
     flipDataPages(w.db, /^events$/);
     assert(checkIndex(w.db) !== null, "quick_check sees the damage");
+    // Trial 86 F1: `--quiet` first said nothing, exit 0, wrote into the file, and saved the
+    // manifest after which `deja index` said "up to date".
+    const before = readFileSync(w.db);
+    const quiet = await run(["index", "--quiet"], w.vars);
+    assertEquals(quiet.code, 2, quiet.err);
+    assertStringIncludes(quiet.err, "is damaged");
+    assertEquals(readFileSync(w.db), before, "nothing written");
     assertOneLine(await run(["index"], w.vars), w.db, "index, nothing changed");
     assertOneLine(await run(["index", "--json"], w.vars), w.db, "index --json, nothing changed");
     // Trial 74: a command whose reads miss the damaged pages said nothing of the damage found,

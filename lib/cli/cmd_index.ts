@@ -175,7 +175,9 @@ export async function indexData(
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
   const busyHint = "wait for it to finish, or run again with --wait <seconds>";
   const tellGone = !args.quiet && !args.background;
-  const quick = args.rebuild ? null : upToDate(env, { only, waitMs, busyHint, tellGone });
+  const quick = args.rebuild
+    ? null
+    : upToDate(env, { only, waitMs, busyHint, tellGone, checkDamage: !args.background });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   trace(quick ? "index up to date" : "index command");
   if (!quick && buildsAll(env, args.rebuild)) relaunchForBatch("index");
