@@ -459,3 +459,23 @@ Deno.test("a run whose index file is deleted while it writes says so and fails",
     w.cleanup();
   }
 });
+
+// Trial 86 F2: `stats` and `sources` said nothing of an index a command before had found
+// damaged, exit 0.
+Deno.test("stats and sources say the index was found damaged", async () => {
+  const w = await world();
+  try {
+    const { noteDamage } = await import("../lib/store.ts");
+    noteDamage(w.db, "database disk image is malformed");
+    for (const args of [["stats"], ["sources"], ["sources", "--json"]]) {
+      const r = await run(args, w.vars);
+      assertStringIncludes(
+        r.err,
+        "deja: the index was found damaged (database disk image",
+        args.join(" "),
+      );
+    }
+  } finally {
+    w.cleanup();
+  }
+});

@@ -20,6 +20,7 @@ import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir, isAbsoluteAny } from "../../core/paths.ts";
+import { damageNote } from "../fresh/freshen.ts";
 import {
   BY_DESIGN_REASONS,
   isDamage,
@@ -433,6 +434,8 @@ async function runSources(a: Args, io: IO): Promise<number> {
     return 0;
   }
   const d = await sourcesData(io.env);
+  // A damaged index, found by a command before (trial 86 F2: sources said nothing of it).
+  io.err(damageNote(io.env));
   if (args.json) printJson(io, d);
   else {
     io.out(sourcesText(d, io, args.verbose));

@@ -9,6 +9,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { damageNote } from "../fresh/freshen.ts";
 import { plural, tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { type IndexStats, indexStats } from "../stats.ts";
@@ -162,5 +163,6 @@ function runStats(a: Args, io: IO): number {
   const st = statsData(io.env, io.cwd);
   if (args.json) printJson(io, statsJson(st));
   else io.out(statsText(st, io));
+  io.err(damageNote(io.env));
   return 0;
 }

@@ -311,6 +311,17 @@ export function msVar(env: Env, name: string, fallback: number): number {
   return raw !== undefined && raw.trim() !== "" && Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
+/**
+ * The line said on stderr by a command that reads no freshness (`stats`, `sources`) when a
+ * command before it found the index damaged (trial 86 F2: they said nothing, exit 0); '' else.
+ */
+export function damageNote(env: Env): string {
+  const damage = knownDamage(indexPath(env));
+  return damage ? freshnessNote({ ...NONE, state: "damaged", damage }) + "\n" : "";
+}
+
+const NONE = { read: 0, pending: 0, behind_ms: 0, background: false, ms: 0 } as const;
+
 /** The one line a person is told on stderr, or '' when there is nothing to say. */
 export function freshnessNote(f: Freshness): string {
   if (f.state === "read_only") {
