@@ -473,3 +473,24 @@ Deno.test("a WAL store's change is dated by its -wal, not by its main file", asy
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 86 F4: a new store file not yet read was "0 s behind" though written 8 s before.
+Deno.test("a new store is dated by the change of the folder it appeared in", async () => {
+  const { checkStaleness } = await import("../lib/fresh/check.ts");
+  const { indexPath, Store } = await import("../lib/store.ts");
+  const w = await world();
+  const other = "5a5a5a5a-1111-4222-8333-444455556666";
+  writeFileSync(join(w.proj, `${other}.jsonl`), line(0, "a new session"));
+  const before = (Date.now() - 8000) / 1000;
+  utimesSync(w.proj, before, before);
+  const env = testEnv(w.vars.HOME, w.vars);
+  const store = Store.open(indexPath(env), { readOnly: true });
+  try {
+    const s = checkStaleness(store, { env });
+    assertEquals(s.discover, ["claude"]);
+    const lag = Date.now() - (s.dirsChangedAt ?? Date.now());
+    assert(lag >= 7000 && lag < 60_000, `dated ${lag} ms ago`);
+  } finally {
+    store.close();
+  }
+});

@@ -201,7 +201,10 @@ export async function freshen(
     });
   }
   // A store there but unreadable has no mtime to tell (0): not "20794 d behind" (trial 76).
-  const oldest = stale.changed.reduce((m, c) => (c.mtime > 0 ? Math.min(m, c.mtime) : m), now);
+  const oldest = stale.changed.reduce(
+    (m, c) => (c.mtime > 0 ? Math.min(m, c.mtime) : m),
+    stale.dirsChangedAt ? Math.min(now, stale.dirsChangedAt) : now,
+  );
   const behind = Math.max(0, now - oldest);
   const budget = opts.budgetMs ?? budgetOf(env);
   const harnesses = [

@@ -29,6 +29,11 @@ export interface Staleness {
   changed: ChangedSource[];
   /** Harnesses where a watched directory changed: discovery may find new stores. */
   discover: string[];
+  /**
+   * Epoch ms of the earliest change of those directories (a store added there), 0 when none
+   * or unknown: the lag of a new store (trial 86 F4: "0 s behind" of one written 8 s before).
+   */
+  dirsChangedAt?: number;
   /** Epoch ms of the last index run (0 when unknown). */
   lastIndex: number;
   /** Stores whose last read failed (a full run retries them; the check does not stat them). */
@@ -141,6 +146,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   const discover = new Set<string>();
   for (const h of opts.harnesses ?? []) if (!map.dirs[h]) discover.add(h);
   const places = opts.env ? placesStamp(opts.env) : undefined;
+  let dirsChangedAt = 0;
   for (const [harness, dirs] of Object.entries(map.dirs)) {
     if (wanted && !wanted.has(harness)) continue;
     if (places !== undefined && map.places?.[harness] !== places) {
@@ -148,8 +154,10 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
       continue;
     }
     for (const [d, m] of Object.entries(dirs)) {
-      if (mtimeOf(d) !== m) {
+      const now = mtimeOf(d);
+      if (now !== m) {
         discover.add(harness);
+        if (now > 0) dirsChangedAt = dirsChangedAt ? Math.min(dirsChangedAt, now) : now;
         break;
       }
     }
@@ -157,6 +165,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   return {
     changed,
     discover: [...discover],
+    ...(dirsChangedAt ? { dirsChangedAt } : {}),
     lastIndex,
     failed,
     retry,
