@@ -1106,3 +1106,46 @@ Deno.test("hook-tool reads the reply after an earlier change with what refutes i
     ix.cleanup();
   }
 });
+
+// Trial 85 F4: the prompt hook quoted "Updated to `Alt+M`. That should work" as what the
+// session concluded, and left out the user's next message, "does not work".
+Deno.test("hook-prompt gives a conclusion with the user's next message when it reports a problem", async () => {
+  const keys: SessionSpec = {
+    id: "e1e1000e-0000-4000-8000-00000000000e",
+    cwd: "/w/dash",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "Rebind the zorbel picker to Alt+M." },
+      { edit: "/w/dash/keybindings.json", old: "ctrl+p", new: "alt+m" },
+      { say: "Fixed it by rebinding the zorbel picker to Alt+M." },
+      { user: "does not work, the zorbel picker still opens on Ctrl+P" },
+    ],
+  };
+  // Other work, so the words of this one are rare.
+  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
+    w,
+    i,
+  ) => ({
+    id: `e1e1${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
+    cwd: `/w/${w}`,
+    start: "2026-10-08T10:00:00Z",
+    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
+  }));
+  const ix = await indexSessions([keys, ...others]);
+  try {
+    const ev = {
+      session_id: "agent-k",
+      cwd: "/w/dash",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "the zorbel picker keybinding is broken again",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, "concluded: Fixed it by rebinding the zorbel picker to Alt+M.");
+    assertStringIncludes(
+      t,
+      "(the user's next message: “does not work, the zorbel picker still opens on Ctrl+P”)",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -27,7 +27,7 @@ import { search, type SearchResult } from "../search.ts";
 import { ftsAny, STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
-import { gist } from "../memory/text.ts";
+import { gist, reportsProblem } from "../memory/text.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
@@ -322,7 +322,14 @@ function conclusion(store: Store, sessionRowId: number): string | null {
   const rows = Q.eventsBetween.all(store, {
     session: sessionRowId,
     from: sig.concluded,
-    to: sig.concluded,
+    to: sig.concluded + 20,
   });
-  return rows[0] ? gist(stripControls(rows[0].text), 200) : null;
+  if (rows[0]?.seq !== sig.concluded) return null;
+  // With the user's next message when it reports a problem (trial 85 F4: "Updated to `Alt+M`.
+  // That should work" was quoted as the outcome, the user's "does not work" left out).
+  const next = rows.find((r) => r.kind === "user");
+  return gist(stripControls(rows[0].text), 200) +
+    (next && reportsProblem(next.text)
+      ? ` (the user's next message: “${oneLine(stripControls(next.text), 100)}”)`
+      : "");
 }
