@@ -852,6 +852,11 @@ export const Q = {
       AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["words", "project", "project"],
   ),
+  /** The file paths the index holds that end as `like` says (`%` + a file name; hooks). */
+  filePathsLike: query<{ like: string }, { path: string }>(
+    `SELECT DISTINCT path FROM files WHERE path LIKE ? ESCAPE '\\' LIMIT 200`,
+    ["like"],
+  ),
   /** Successful edits and writes of the file at exactly `path`, without their spans (hooks). */
   fileChangesAt: query<
     { path: string },

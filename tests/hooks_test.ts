@@ -1149,3 +1149,41 @@ Deno.test("hook-prompt gives a conclusion with the user's next message when it r
     ix.cleanup();
   }
 });
+
+// Trial 85 F2, F3: a Windows path the index holds with mixed separators, a relative Windows
+// path and one typed lower-cased got no note.
+Deno.test("hook-tool notes a Windows file whatever its separators, letter case or relativity", async () => {
+  const win: SessionSpec = {
+    id: "b7b7000f-0000-4000-8000-00000000000f",
+    cwd: "C:\\w\\vault",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "Tidy the conventions and the setup notes." },
+      { edit: "C:\\w\\vault\\!/CONVENTIONS.md", old: "a", new: "b" },
+      { edit: "C:\\w\\vault\\.op\\SETUP.md", old: "a", new: "b" },
+      { say: "Tidied both." },
+    ],
+  };
+  const ix = await indexSessions([win]);
+  try {
+    const tries = [
+      "C:\\w\\vault\\!\\CONVENTIONS.md",
+      "c:\\w\\vault\\!\\conventions.md",
+      ".op\\SETUP.md",
+      ".op/SETUP.md",
+      "c:\\W\\VAULT\\.op\\setup.md",
+    ];
+    for (const [i, path] of tries.entries()) {
+      const ev = {
+        session_id: `agent-v${i}`,
+        cwd: "C:\\w\\vault",
+        tool_name: "Edit",
+        tool_input: { file_path: path, old_string: "a", new_string: "b" },
+      };
+      const t = claude(await hook(ix.env, ["hook-tool"], ev), "PreToolUse");
+      assertStringIncludes(t, "was changed in 1 earlier session", path);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

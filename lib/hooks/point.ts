@@ -146,7 +146,7 @@ function failedNote(
   current: Current,
   home?: string,
 ): Said | null {
-  const fails = spellings(target).flatMap((p) => Q.failedChangesAt.all(store, { path: p }))
+  const fails = spellings(store, target).flatMap((p) => Q.failedChangesAt.all(store, { path: p }))
     .filter((t) => citable(current, t.session_id));
   const ids = [...new Set(fails.map((t) => t.session_id))];
   if (!ids.length) return null;
@@ -171,8 +171,12 @@ function failedNote(
   return { text, keys: [`file:${target}`] };
 }
 
-/** `path` and, for a Windows path, its other spellings: either separator, either drive case. */
-function spellings(path: string): string[] {
+/**
+ * `path` and, for a Windows path, its other spellings: either separator, either drive case,
+ * and any the index holds of the same file whatever its separators and letter case (trial 85:
+ * a harness wrote `…\\!/VAULT-CONVENTIONS.md`, a path typed lower-cased was missed).
+ */
+function spellings(store: Store, path: string): string[] {
   const m = /^([A-Za-z]):[\\/]/.exec(path);
   if (!m) return [path];
   const rest = path.slice(2);
@@ -180,6 +184,12 @@ function spellings(path: string): string[] {
   for (const d of [m[1].toUpperCase(), m[1].toLowerCase()]) {
     out.add(`${d}:${rest.replaceAll("/", "\\")}`);
     out.add(`${d}:${rest.replaceAll("\\", "/")}`);
+  }
+  const folded = (p: string) => p.replaceAll("\\", "/").toLowerCase();
+  const name = lastSegment(path);
+  const like = `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+  for (const r of Q.filePathsLike.all(store, { like })) {
+    if (folded(r.path) === folded(path)) out.add(r.path);
   }
   return [...out];
 }
@@ -259,7 +269,7 @@ export function fileNote(
   const target = absoluteTarget(path, dir);
   // A Windows path as any harness spells it: `C:\x`, `c:\x`, `C:/x` (trial 75: Claude Code
   // wrote `C:\` and `c:\`, Crush `C:/` on one machine; the note fired for one spelling only).
-  const changes = spellings(target).flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
+  const changes = spellings(store, target).flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
     .filter((t) => citable(current, t.session_id));
   if (!changes.length) return failedNote(store, target, dir, current, home);
   const ids = [...new Set(changes.map((t) => t.session_id))];

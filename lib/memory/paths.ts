@@ -27,7 +27,7 @@
  * @module
  */
 import { existsSync, realpathSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve, win32 } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { FileAtRow } from "../rows.ts";
@@ -104,6 +104,9 @@ export function absoluteTarget(typed: string, cwd: string): string {
   const t = typed.trim().normalize("NFC");
   if (isWindowsDrivePath(t)) return t.replace(/[\\/]+$/, "") || t;
   if (isAbsolute(t)) return resolve(t);
+  // Relative to a Windows folder: joined by Windows rules (trial 85: `.op\\SETUP.md` in
+  // `C:\\…\\IDAHO-VAULT` was resolved as a POSIX path, and the hook said nothing).
+  if (isWindowsDrivePath(cwd)) return win32.resolve(cwd, t);
   return resolve(cwd, t);
 }
 
