@@ -142,11 +142,13 @@ export function commandNote(
 function failedNote(
   store: Store,
   target: string,
+  /** `target`'s spellings ({@link spellings}). */
+  paths: string[],
   dir: string,
   current: Current,
   home?: string,
 ): Said | null {
-  const fails = spellings(store, target).flatMap((p) => Q.failedChangesAt.all(store, { path: p }))
+  const fails = paths.flatMap((p) => Q.failedChangesAt.all(store, { path: p }))
     .filter((t) => citable(current, t.session_id));
   const ids = [...new Set(fails.map((t) => t.session_id))];
   if (!ids.length) return null;
@@ -174,9 +176,10 @@ function failedNote(
 /**
  * `path` and, for a Windows path, its other spellings: either separator, either drive case,
  * and any the index holds of the same file whatever its separators and letter case (trial 85:
- * a harness wrote `…\\!/VAULT-CONVENTIONS.md`, a path typed lower-cased was missed).
+ * a harness wrote `…\\!/VAULT-CONVENTIONS.md`, a path typed lower-cased was missed): those
+ * only when `wide`, a scan of the file rows by name, asked only when the others found nothing.
  */
-function spellings(store: Store, path: string): string[] {
+function spellings(store: Store, path: string, wide = true): string[] {
   const m = /^([A-Za-z]):[\\/]/.exec(path);
   if (!m) return [path];
   const rest = path.slice(2);
@@ -185,6 +188,7 @@ function spellings(store: Store, path: string): string[] {
     out.add(`${d}:${rest.replaceAll("/", "\\")}`);
     out.add(`${d}:${rest.replaceAll("\\", "/")}`);
   }
+  if (!wide) return [...out];
   const folded = (p: string) => p.replaceAll("\\", "/").toLowerCase();
   const name = lastSegment(path);
   const like = `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
@@ -269,9 +273,15 @@ export function fileNote(
   const target = absoluteTarget(path, dir);
   // A Windows path as any harness spells it: `C:\x`, `c:\x`, `C:/x` (trial 75: Claude Code
   // wrote `C:\` and `c:\`, Crush `C:/` on one machine; the note fired for one spelling only).
-  const changes = spellings(store, target).flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
-    .filter((t) => citable(current, t.session_id));
-  if (!changes.length) return failedNote(store, target, dir, current, home);
+  const changesOf = (paths: string[]) =>
+    paths.flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
+      .filter((t) => citable(current, t.session_id));
+  let paths = spellings(store, target, false);
+  let changes = changesOf(paths);
+  if (!changes.length && /^[A-Za-z]:/.test(target)) {
+    changes = changesOf(paths = spellings(store, target));
+  }
+  if (!changes.length) return failedNote(store, target, paths, dir, current, home);
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
   const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
