@@ -852,6 +852,12 @@ export const Q = {
       AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["words", "project", "project"],
   ),
+  /** The text of session `session`'s first user event after seq `after`, within `span` (hooks). */
+  nextUserText: query<{ session: number; after: number; span: number }, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND seq > ? AND seq <= ? + ? AND kind = 'user'
+    ORDER BY seq LIMIT 1`,
+    ["session", "after", "after", "span"],
+  ),
   /** The file paths the index holds that end as `like` says (`%` + a file name; hooks). */
   filePathsLike: query<{ like: string }, { path: string }>(
     `SELECT DISTINCT path FROM files WHERE path LIKE ? ESCAPE '\\' LIMIT 200`,

@@ -322,12 +322,12 @@ function conclusion(store: Store, sessionRowId: number): string | null {
   const rows = Q.eventsBetween.all(store, {
     session: sessionRowId,
     from: sig.concluded,
-    to: sig.concluded + 20,
+    to: sig.concluded,
   });
-  if (rows[0]?.seq !== sig.concluded) return null;
+  if (!rows[0]) return null;
   // With the user's next message when it reports a problem (trial 85 F4: "Updated to `Alt+M`.
   // That should work" was quoted as the outcome, the user's "does not work" left out).
-  const next = rows.find((r) => r.kind === "user");
+  const next = Q.nextUserText.get(store, { session: sessionRowId, after: sig.concluded, span: 20 });
   return gist(stripControls(rows[0].text), 200) +
     (next && reportsProblem(next.text)
       ? ` (the user's next message: “${oneLine(stripControls(next.text), 100)}”)`
