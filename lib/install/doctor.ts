@@ -32,7 +32,7 @@ import {
 import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
-import { loadInstallState } from "./state.ts";
+import { loadInstallState, madeKey } from "./state.ts";
 import { type PartKind, withLauncher } from "./wire.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 import {
@@ -183,8 +183,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
           // Deja's server all the same, with settings of the user's (trial 38: an `env` added
           // to deja's entry was "not wired"): it works; install and uninstall leave it be.
           // One deja's install wrote, edited since (trial 84 F4: "an entry deja did not write").
-          const made = loadInstallState(env).made?.find((m) => m.file === realTarget(path))
-            ?.keys.some((k) => JSON.stringify(k) === JSON.stringify(mcp.key));
+          const made = madeKey(loadInstallState(env), realTarget(path), mcp.key);
           return {
             state: "wired",
             warning: `${

@@ -42,6 +42,16 @@ export interface Made {
   keys: string[][];
 }
 
+/**
+ * True when `state` records that deja's install made the key `key` of the config whose real
+ * path is `file` (an MCP entry deja wrote, though the user may have edited it since).
+ */
+export function madeKey(state: InstallState | undefined, file: string, key: string[]): boolean {
+  const want = JSON.stringify(key);
+  return state?.made?.find((m) => m.file === file)?.keys.some((k) => JSON.stringify(k) === want) ??
+    false;
+}
+
 /** The install state. */
 export interface InstallState {
   /** Directories deja's writes created, outermost first. */

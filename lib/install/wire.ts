@@ -57,7 +57,7 @@ import {
   ShapeError,
   writtenByDeja,
 } from "./edits.ts";
-import type { InstallState, Replaced } from "./state.ts";
+import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
@@ -195,9 +195,8 @@ function uninstallMcp(
  * theirs. An entry the user wrote naming a launcher is no such entry.
  */
 function editedEntry(ctx: WireCtx, path: string, key: string[], v: unknown): boolean {
-  const file = realTarget(path);
-  const made = ctx.state?.made?.find((m) => m.file === file)?.keys.some((k) => sameKey(k, key));
-  return Boolean(made) && isObj(v) && isLauncher(serverProgram(v), ctx.launcher);
+  return madeKey(ctx.state, realTarget(path), key) && isObj(v) &&
+    isLauncher(serverProgram(v), ctx.launcher);
 }
 
 const EDITED_MCP = "deja's entry as you edited it, kept as yours; --force replaces it";
