@@ -503,8 +503,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Unless no session found falls in the window: then the time demotes none of them (trial
   // 81: `greeting on august 8` put a March passing mention above seven titled "greeting" of
   // August 8, 2025, the window being August 8, 2026).
-  const timed = Boolean(parsed.time) && (titled.size > 0 || prompts.size > 0) &&
-    (cache.load([...scores.keys()]), [...scores.keys()].some(inTime));
+  const timed = parsed.time !== undefined && (titled.size > 0 || prompts.size > 0) &&
+    Q.anyInWindow.get(store, {
+        ids: JSON.stringify([...scores.keys()]),
+        from: parsed.time.from,
+        to: parsed.time.to,
+      })!.n > 0;
   const early = timed ? [...titled].filter((id) => !inTime(id)) : [];
   liftTitled(scores, early.length ? new Set([...titled].filter(inTime)) : titled);
   liftTitled(scores, new Set(early), 1);
