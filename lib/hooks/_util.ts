@@ -11,7 +11,8 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectKeyLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
-import { byteLength } from "../../core/text.ts";
+import { byteLength, oneLine } from "../../core/text.ts";
+import { reportsProblem } from "../memory/text.ts";
 import { trimSeparators } from "./input.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
@@ -153,4 +154,14 @@ export function fitLines(lines: string[], budget: number): string {
     used += n;
   }
   return out.join("\n");
+}
+
+/**
+ * The user's next message in session `sid` within 20 events after seq `after`, cut to `max`,
+ * when it reports a problem ("does not work", a pasted error); null otherwise: what refutes a
+ * claim a hook is about to quote (trial 75 F2, trial 85 F4).
+ */
+export function problemAfter(store: Store, sid: number, after: number, max: number): string | null {
+  const next = Q.nextUserText.get(store, { session: sid, after, span: 20 });
+  return next && reportsProblem(next.text) ? oneLine(stripControls(next.text), max) : null;
 }

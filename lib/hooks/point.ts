@@ -22,14 +22,7 @@ import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { outcomeLabel, runError, runFacts, runFailed } from "../memory/outcome.ts";
-import {
-  checkedNext,
-  concludes,
-  displayPath,
-  gist,
-  reportsProblem,
-  sentences,
-} from "../memory/text.ts";
+import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { byteLength, commandOneLine, firstLineOf, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
@@ -38,6 +31,7 @@ import {
   day,
   fitLines,
   likeEscape,
+  problemAfter,
   projectSessions,
   type Said,
   shortId,
@@ -215,24 +209,18 @@ function causeOf(store: Store, r: CommandRunRow): string | null {
  * message when it reports a problem ("does not work").
  */
 function reasonAround(store: Store, sid: number, seq: number): string | null {
-  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 60 });
+  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
   let turnStart = Math.max(0, seq - 40);
-  let reply: (typeof win)[number] | undefined;
   for (const e of win) {
     if (e.seq < seq) {
       if (e.kind === "user") [before, turnStart] = [null, e.seq];
       else if (e.kind === "assistant" && e.text.trim()) before = e.text;
     } else if (e.seq > seq) {
-      if (reply) {
-        if (e.kind !== "user") continue;
-        return afterIt(store, sid, turnStart, reply, e);
-      }
       if (before || e.kind === "user") break;
-      if (e.kind === "assistant" && e.text.trim()) reply = e;
+      if (e.kind === "assistant" && e.text.trim()) return afterIt(store, sid, turnStart, e);
     }
   }
-  if (reply) return afterIt(store, sid, turnStart, reply);
   return before ? `Before it: ${gist(stripControls(before))}` : null;
 }
 
@@ -242,7 +230,6 @@ function afterIt(
   sid: number,
   turnStart: number,
   reply: { seq: number; text: string },
-  next?: { text: string },
 ): string {
   const failed = Q.failedChangesIn.all(store, { session: sid, from: turnStart, to: reply.seq })
     .map((f) => `\`${oneLine(lastSegment(f.path), 60)}\``);
@@ -252,10 +239,9 @@ function afterIt(
       failed.slice(0, 3).join(", ")
     }${failed.length > 3 ? ", …" : ""})`
     : "";
+  const next = problemAfter(store, sid, reply.seq, 120);
   return `After it${yet}: ${gist(stripControls(reply.text))}` +
-    (next && reportsProblem(next.text)
-      ? ` The user's next message: “${oneLine(stripControls(next.text), 120)}”`
-      : "");
+    (next ? ` The user's next message: “${next}”` : "");
 }
 
 /**

@@ -27,7 +27,7 @@ import { search, type SearchResult } from "../search.ts";
 import { ftsAny, STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
-import { gist, reportsProblem } from "../memory/text.ts";
+import { gist } from "../memory/text.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
@@ -36,6 +36,7 @@ import {
   type Current,
   day,
   fitLines,
+  problemAfter,
   projectSessions,
   type Said,
   shortId,
@@ -327,9 +328,7 @@ function conclusion(store: Store, sessionRowId: number): string | null {
   if (!rows[0]) return null;
   // With the user's next message when it reports a problem (trial 85 F4: "Updated to `Alt+M`.
   // That should work" was quoted as the outcome, the user's "does not work" left out).
-  const next = Q.nextUserText.get(store, { session: sessionRowId, after: sig.concluded, span: 20 });
+  const next = problemAfter(store, sessionRowId, sig.concluded, 100);
   return gist(stripControls(rows[0].text), 200) +
-    (next && reportsProblem(next.text)
-      ? ` (the user's next message: “${oneLine(stripControls(next.text), 100)}”)`
-      : "");
+    (next ? ` (the user's next message: “${next}”)` : "");
 }
