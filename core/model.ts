@@ -349,6 +349,14 @@ export interface ParseCtx {
   endState?: unknown;
   /** SQLite sources: the new watermark. */
   endWatermark?: number;
+  /**
+   * SQLite sources read past their watermark: the native id of every session
+   * the store holds now, read this pass or not. A session the index holds from
+   * this store that is not among them was deleted inside it (Crush and
+   * opencode delete a session's rows): it goes, as a read of the whole store
+   * drops it. Unset, no session goes (a parser that cannot list them).
+   */
+  endHolds?: string[];
 }
 
 /** One harness's format: how to find its stores and read them. */

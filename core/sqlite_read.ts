@@ -430,3 +430,27 @@ export function openOrCountEmpty(path: string, ctx: ParseCtx): StoreHandle | und
 export function colOrNull(have: ReadonlySet<string>, col: string): string {
   return have.has(col) ? col : `NULL AS ${col}`;
 }
+
+/**
+ * The `id` of every row of `table` (that `where` keeps), as text ({@link ParseCtx.endHolds}); undefined when
+ * the table cannot be read whole, so that no session goes for a list cut short.
+ */
+export function heldIds(
+  db: DatabaseSync,
+  table: string,
+  where?: string,
+): string[] | undefined {
+  try {
+    const out: string[] = [];
+    for (
+      const r of db.prepare(`SELECT id FROM "${table}"${where ? ` WHERE ${where}` : ""}`).iterate()
+    ) {
+      const id = (r as { id: unknown }).id;
+      if (typeof id === "string") out.push(id);
+      else if (typeof id === "number" || typeof id === "bigint") out.push(String(id));
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}

@@ -417,6 +417,12 @@ export async function writeSource(
         examples.unshift(keptNote(src.path, [...losses, ...continued], why));
       }
     }
+    // A database read past its watermark lists the sessions it holds: one the index holds from
+    // it that it does not list was deleted inside it, and goes, as a read of the whole store
+    // drops it (trial 86 F3: a session deleted in Crush stayed searchable, nothing said so).
+    const deleted = mode === "sessions" && !damaged && ctx.endHolds
+      ? dropDeletedInside(store, src.path, ctx.endHolds, writer)
+      : [];
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     for (const from of writer.movedFrom) retireMovedFrom(store, from);
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
@@ -470,7 +476,11 @@ export async function writeSource(
     }
     return {
       ...(nothing ? { error: nothing } : damage ? { damage } : {}),
-      ...(shorter.length ? { shrunk: shrunkLine(src.path, shorter) } : {}),
+      ...(shorter.length
+        ? { shrunk: shrunkLine(src.path, shorter) }
+        : deleted.length
+        ? { shrunk: deletedLine(src.path, deleted) }
+        : {}),
       read: true,
       sessions: writer.sessions,
       written: writer.written,
@@ -690,6 +700,49 @@ interface Kept {
 /** The native ids of the sessions a read kept, for the store's record (the first 200). */
 function keptIds(...lists: Loss[][]): string[] {
   return lists.flat().slice(0, 200).map((l) => l.id);
+}
+
+/**
+ * Drops the sessions the index holds from database `path` whose native ids `holds` (every
+ * session the store holds now) leaves out: deleted inside it. The stores holding copies of
+ * them are added to the writer's `reread` (lib/copies.ts). Nothing goes when a session the
+ * pass wrote is not in `holds`, or `holds` names sessions and none of those the index holds
+ * from the store: the list does not name sessions as the parser does.
+ *
+ * @returns the native ids dropped.
+ */
+function dropDeletedInside(
+  store: Store,
+  path: string,
+  holds: readonly string[],
+  writer: SourceWriter,
+): string[] {
+  const here = new Set(holds);
+  if (writer.written.some((k) => !here.has(k.slice(k.indexOf("\u0000") + 1)))) return [];
+  const rows = Q.sessionsOfSource.all(store, { source: path }).flatMap(({ id }) =>
+    Q.sessionById.get(store, { id }) ?? []
+  );
+  // A store that holds sessions but none the index holds from it: the same doubt.
+  if (here.size && !rows.some((r) => here.has(r.native_id))) return [];
+  const out: string[] = [];
+  for (const row of rows) {
+    if (here.has(row.native_id)) continue;
+    // Events of this session written earlier in the batch must be in events_fts before they go.
+    if (!out.length) catchUpText(store);
+    dropSession(store, row.id);
+    writer.reread.push(...releaseCopies(store, row.harness, row.native_id));
+    out.push(row.native_id);
+  }
+  return out;
+}
+
+/** {@link SourceOutcome.shrunk} of a database that sessions were deleted inside. */
+function deletedLine(path: string, ids: string[]): string {
+  const list = ids.slice(0, 3).map((id) => id.slice(0, 8));
+  if (ids.length > 3) list.push(`${ids.length - 3} more`);
+  return `${path}: ${
+    ids.length === 1 ? "1 session was" : `${ids.length} sessions were`
+  } deleted inside it since it was last read; the index follows it (${list.join(", ")})`;
 }
 
 /** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */

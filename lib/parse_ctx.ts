@@ -64,6 +64,7 @@ export class SourceCtx implements ParseCtx {
   endOffset?: number;
   endState?: unknown;
   endWatermark?: number;
+  endHolds?: string[];
   readonly counts: Partial<Record<SkipReason, number>> = {};
   readonly examples: string[] = [];
   readonly driftCounts: Partial<Record<DriftKind, number>> = {};

@@ -59,6 +59,7 @@ export interface ParseEnd {
   endOffset?: number;
   endState?: unknown;
   endWatermark?: number;
+  endHolds?: string[];
   counts: Partial<Record<SkipReason, number>>;
   examples: string[];
   driftCounts: Partial<Record<DriftKind, number>>;
@@ -71,6 +72,7 @@ export function snapshot(ctx: SourceCtx): ParseEnd {
     endOffset: ctx.endOffset,
     endState: ctx.endState,
     endWatermark: ctx.endWatermark,
+    ...(ctx.endHolds ? { endHolds: ctx.endHolds } : {}),
     counts: { ...ctx.counts },
     examples: [...ctx.examples],
     driftCounts: { ...ctx.driftCounts },
@@ -83,6 +85,7 @@ export function absorb(ctx: SourceCtx, end: ParseEnd): void {
   ctx.endOffset = end.endOffset;
   ctx.endState = end.endState;
   ctx.endWatermark = end.endWatermark;
+  if (end.endHolds) ctx.endHolds = end.endHolds;
   Object.assign(ctx.counts, end.counts);
   ctx.examples.push(...end.examples);
   Object.assign(ctx.driftCounts, end.driftCounts);

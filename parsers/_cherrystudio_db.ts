@@ -30,7 +30,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session } from "../core/model.ts";
-import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { columns, heldIds, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str, withModel } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
@@ -109,6 +109,8 @@ export async function* readCherryDb(
       if (s) yield s;
     }
     ctx.endWatermark = watermark;
+    // The topics held now, not deleted: those deleted since the last read go.
+    ctx.endHolds = heldIds(db, "topic", tc.has("deleted_at") ? "deleted_at IS NULL" : undefined);
   } finally {
     handle.close();
   }

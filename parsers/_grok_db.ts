@@ -23,7 +23,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
-import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { colOrNull, columns, heldIds, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
 import { newSession } from "./_session_meta.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
@@ -107,6 +107,8 @@ export async function* parseGrokDb(source: SourceRef, ctx: ParseCtx): AsyncGener
       });
     }
     ctx.endWatermark = watermark;
+    // The sessions held now: those deleted since the last read go.
+    ctx.endHolds = heldIds(db, "sessions");
   } finally {
     store.close();
   }

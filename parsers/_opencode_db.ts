@@ -29,7 +29,13 @@ import { isAbsolute, join } from "node:path";
 import type { Env, ParseCtx, Session } from "../core/model.ts";
 import { isDir, isRegularFile, type Unreadable } from "../core/fs.ts";
 import { NotRegularFileError } from "../core/fsread.ts";
-import { columns, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import {
+  columns,
+  heldIds,
+  noteUnknownColumns,
+  openOrCountEmpty,
+  tables,
+} from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
@@ -244,6 +250,8 @@ export async function* readOpencodeDb(
       };
     }
     ctx.endWatermark = watermark;
+    // The sessions held now: those opencode deleted since the last read go.
+    ctx.endHolds = heldIds(db, "session");
   } finally {
     handle.close();
   }

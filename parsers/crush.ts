@@ -63,7 +63,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
 import { isDir, statOrNull, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
-import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { heldIds, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
 import { arr, obj, str } from "./_util.ts";
 import {
@@ -214,6 +214,8 @@ export const crush: Parser = {
       }
       const w = typeof top === "number" ? top : Number(top);
       ctx.endWatermark = Number.isFinite(w) && w > 0 ? w : ctx.since;
+      // The sessions held now: those Crush deleted since the last read go.
+      ctx.endHolds = heldIds(db, "sessions");
     } finally {
       store.close();
     }

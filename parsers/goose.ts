@@ -50,7 +50,14 @@ import type {
 import { listFiles, statRegular } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
-import { colOrNull, columns, openOrCountEmpty, openSalvaged, tables } from "../core/sqlite_read.ts";
+import {
+  colOrNull,
+  columns,
+  heldIds,
+  openOrCountEmpty,
+  openSalvaged,
+  tables,
+} from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
@@ -210,6 +217,8 @@ async function* readDb(path: string, ctx: ParseCtx): AsyncGenerator<Session> {
       };
     }
     ctx.endWatermark = top;
+    // The sessions held now: those goose deleted since the last read go.
+    ctx.endHolds = heldIds(db, "sessions");
   } finally {
     handle.close();
   }

@@ -182,6 +182,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       };
     }
     ctx.endWatermark = top;
+    // The threads held now: those deleted since the last read go.
+    ctx.endHolds = list.flatMap(({ id }) => typeof id === "string" ? [id] : []);
   } finally {
     handle.close();
   }

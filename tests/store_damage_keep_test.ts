@@ -107,6 +107,86 @@ Deno.test("a healthy store whose session lost messages replaces it as before", a
   }
 });
 
+Deno.test("a session deleted inside a healthy store leaves the index at the next read, and index says so", async () => {
+  // Trial 86 F3: Crush deletes a session's rows; read past its watermark, the store gave only
+  // the sessions changed since, and the deleted one stayed searchable, nothing said.
+  const w = world();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const db = new DatabaseSync(w.path);
+    db.exec("DELETE FROM messages WHERE session_id = 'bbbbbbbb-s'");
+    db.exec("DELETE FROM sessions WHERE id = 'bbbbbbbb-s'");
+    db.close();
+    const r = await run(["index", "--json"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertEquals(w.counts(), { a: 2, c: 6 });
+    const crush = JSON.parse(r.out).harnesses.find((h: { harness: string }) =>
+      h.harness === "crush"
+    );
+    assertStringIncludes(crush.shrunk.join("\n"), "1 session was deleted inside it");
+    assertStringIncludes(crush.shrunk.join("\n"), "bbbbbbbb");
+    const s = await run(["sources", "--json"], w.vars);
+    const row = JSON.parse(s.out).harnesses.find((h: { harness: string }) => h.harness === "crush");
+    assertEquals(row.sessions, 2);
+    // An update to another session reads past the watermark again: nothing else goes.
+    const db2 = new DatabaseSync(w.path);
+    db2.exec("UPDATE sessions SET updated_at = 3000 WHERE id = 'aaaaaaaa-s'");
+    db2.close();
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts(), { a: 2, c: 6 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a session opencode deleted leaves the index, read in a parse worker too", async () => {
+  const dir = tempDir("deja-oc-deleted-");
+  try {
+    const root = join(dir, "opencode");
+    mkdirSync(root, { recursive: true });
+    const path = join(root, "opencode.db");
+    const oc = new DatabaseSync(path);
+    oc.exec(`
+      CREATE TABLE session (id text PRIMARY KEY, directory text NOT NULL, title text NOT NULL,
+        version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
+      CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL,
+        time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+      CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+        time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);`);
+    for (const [n, word] of [[1, "lighthouse"], [2, "quarry"]] as const) {
+      const t = 1795000000000 + n * 1000;
+      oc.exec(`
+        INSERT INTO session VALUES ('ses_${n}', '/w/app', 'tidy ${n}', '1.99.0', ${t}, ${t});
+        INSERT INTO message VALUES ('msg_${n}', 'ses_${n}', ${t}, ${t},
+          '{"role":"user","time":{"created":${t}}}');
+        INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES
+          ('prt_${n}', 'msg_${n}', 'ses_${n}', ${t}, ${t}, '{"type":"text","text":"tidy the ${word}"}');`);
+    }
+    oc.close();
+    const vars = {
+      ...tinyVars(dir),
+      DEJA_OPENCODE_ROOT: root,
+      DEJA_PARSE_WORKER: "1",
+    };
+    const only = ["--harness", "opencode"];
+    assertEquals((await run(["index", "--quiet", ...only], vars)).code, 0);
+    assertEquals((await run(["quarry", "--json"], vars)).code, 0);
+    const db = new DatabaseSync(path);
+    db.exec(
+      "DELETE FROM part WHERE session_id = 'ses_2'; DELETE FROM message WHERE session_id = 'ses_2'",
+    );
+    db.exec("DELETE FROM session WHERE id = 'ses_2'");
+    db.close();
+    const r = await run(["index", ...only], vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out + r.err, "1 session was deleted inside it");
+    assertEquals((await run(["quarry", "--json"], vars)).code, 1);
+    assertEquals((await run(["lighthouse", "--json"], vars)).code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("a whole JSON document damaged in one message keeps the session's indexed events", async () => {
   const dir = tempDir("deja-doc-damage-");
   try {
