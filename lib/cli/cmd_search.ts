@@ -50,9 +50,11 @@ import {
   hiddenExactText,
   literalOutsideHint,
   operatorHint,
+  searchCommand,
   sessionIdTyped,
   symbolHint,
 } from "./_search_notes.ts";
+import { tokens } from "../search/tokenize.ts";
 import { idHolds } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
@@ -136,8 +138,12 @@ export interface SearchData {
    * those words, the query without them, and how many sessions it matches (more than none).
    */
   absent?: Absent;
-  /** The query, a word no session holds, is part of the model's name of this many sessions. */
-  modelOf?: { word: string; sessions: number };
+  /**
+   * A word of the query is part of the model's name of this many sessions: the query alone
+   * (`query` absent), or beside other words none of which matched exactly, which `query` finds
+   * among that model's sessions (trial 83 F6: `gpt-5 docker`).
+   */
+  modelOf?: { word: string; sessions: number; query?: string };
   /** Two words each held by sessions, none holding both (lib/cli/_search_notes.ts). */
   apart?: ApartWord[];
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
@@ -363,9 +369,19 @@ export async function searchData(
       /^[\w.:/-]+$/.test(word)
     ? Q.sessionsOfModel.get(store, { text: word })!.n
     : 0;
+  // Beside other words, when none matched exactly (trial 83 F6: `gpt-5 docker` listed a session
+  // holding `paperless-gpt`, and the six sessions of `gpt-5` models went unnamed).
+  const modelBeside = !modelOf && !exact && !args.regex && !idOf && !filter.model &&
+      !absent?.model
+    ? modelAmong(store, word, opts)
+    : undefined;
   return {
     ...(idOf ? { idOf } : {}),
-    ...(modelOf ? { modelOf: { word, sessions: modelOf } } : {}),
+    ...(modelOf
+      ? { modelOf: { word, sessions: modelOf } }
+      : modelBeside
+      ? { modelOf: modelBeside }
+      : {}),
     result,
     refs,
     about,
@@ -704,7 +720,11 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
     io.err(
       `hint: '${d.modelOf.word}' is part of the model's name of ${
         n === 1 ? "1 session" : `${n} sessions`
-      }: deja last --model ${shQuote(d.modelOf.word)}\n`,
+      }: ${
+        d.modelOf.query === undefined ? "deja last" : searchCommand(
+          /^[\w .-]+$/.test(d.modelOf.query) ? d.modelOf.query : shQuote(d.modelOf.query),
+        )
+      } --model ${shQuote(d.modelOf.word)}\n`,
     );
   }
   if (!found) apartHint(io, d.apart, d.filtered?.filters);
@@ -719,6 +739,34 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
     }
   }
   return out.join("");
+}
+
+/**
+ * The word of `query` (of several) that is part of the model's name of some sessions, when
+ * the other words find sessions among that model's: that word, those sessions and the other
+ * words; undefined for none. A word of prose (no digit, hyphen, dot or slash) is no model's.
+ */
+function modelAmong(
+  store: Store,
+  query: string,
+  opts: SearchOptions & { limit: number },
+): SearchData["modelOf"] {
+  const words = query.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return undefined;
+  for (const w of words) {
+    if (!/^[\w.:/-]{3,}$/.test(w) || !/[\d.:/-]/.test(w)) continue;
+    const sessions = Q.sessionsOfModel.get(store, { text: w })!.n;
+    if (!sessions) continue;
+    const rest = words.filter((x) => x !== w).join(" ");
+    if (!rest || tokens(rest).every((t) => STOP_WORDS.has(t))) continue;
+    const among = search(store, rest, {
+      ...opts,
+      origins: { ...opts.origins, model: w },
+      limit: 1,
+    });
+    if (!among.nothingMatched && among.total) return { word: w, sessions, query: rest };
+  }
+  return undefined;
 }
 
 /** Names the commands that take a session's id, for a query that is one ({@link sessionIdTyped}). */

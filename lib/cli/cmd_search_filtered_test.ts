@@ -77,6 +77,37 @@ Deno.test("--harness takes an id in any case and the harness's names (claude-cod
   ]);
 });
 
+// Trial 83 F6: `gpt-5 docker` listed a session holding `paperless-gpt` and named no --model,
+// the words `gpt` and `5` being held by some session.
+Deno.test("a model's name beside other words none match exactly is pointed to --model", async () => {
+  const spec = (n: number, model: string, say: string) => ({
+    id: `5eb00000-1111-4222-8333-00000000000${n}`,
+    cwd: "/w/app",
+    start: `2026-11-0${n}T10:00:00Z`,
+    model,
+    turns: [{ user: "rebuild the docker image" }, { say }],
+  });
+  const ix = await indexSessions([
+    spec(1, "gpt-5.2", "Image rebuilt."),
+    spec(2, "claude-opus-4-5", "Rebuilt; paperless-gpt tagged 5 times."),
+  ]);
+  try {
+    const io = captureIO(ix.env, false);
+    await searchCmd.run(args(["gpt-5", "docker"], { json: true }), io.io);
+    const hints: string[] = JSON.parse(io.out()).hints;
+    assert(
+      hints.includes("'gpt-5' is part of the model's name of 1 session: deja docker --model gpt-5"),
+      JSON.stringify(hints),
+    );
+    // Matched exactly: no hint.
+    const held = captureIO(ix.env, false);
+    await searchCmd.run(args(["paperless-gpt", "rebuilt"], { json: true }), held.io);
+    assert(!JSON.parse(held.out()).hints.some((h: string) => h.includes("--model")), held.out());
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 53: people recall a session by its model ("the one with qwen"); `qwen` was "in no
 // session" and no command could list that model's sessions.
 Deno.test("--model keeps the sessions of that model, and a model's name typed is pointed to it", async () => {
