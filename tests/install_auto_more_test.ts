@@ -17,6 +17,7 @@ import { selectTargets } from "../lib/install/select.ts";
 import { DejaError } from "../core/errors.ts";
 import { hookHash, hookKey } from "../lib/install/codex_trust.ts";
 import { dialectFor } from "../lib/hooks/dialect.ts";
+import { refusalText } from "../lib/cli/_wire.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -178,6 +179,22 @@ Deno.test("doctor warns while Codex has not approved deja's hooks, and not once 
     // A pin of another hash: the hook changed since it was approved.
     writeFileSync(config, read(config).replace(/sha256:[0-9a-f]{4}/, "sha256:0000"));
     assertStringIncludes(warning() ?? "", "1 changed since approved");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// Trial 84 F5: `uninstall claude-auto` over a broken settings.json said "claude-code refused".
+Deno.test("uninstall claude-auto refused over a broken config is said under claude-auto", () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("claude-auto")]);
+    const settings = join(w.home, ".claude", "settings.json");
+    writeFileSync(settings, read(settings).replace(/\}\s*$/, ",,\n"));
+    const r = uninstallTargets(w.env, [t("claude-auto")]);
+    const refused = r.outcomes.filter((o) => o.refused);
+    assertEquals(refused.map((o) => o.target), ["claude-auto"]);
+    assertStringIncludes(refusalText(r), "deja: claude-auto refused: ");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -206,7 +206,12 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     r.auto && withAuto.has(r.harness.harness)
       ? { name: r.harness.facts.target, harness: r.harness, auto: false }
       : r;
-  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, whole(r), false)));
+  // A refusal is said under the target typed (trial 84 F5: `uninstall claude-auto` said
+  // "claude-code refused" where settings.json held claude-auto's hooks).
+  const outcomes = refs.flatMap((r) => {
+    const o = wireTarget(ctx, whole(r), false);
+    return splitByOwner(o.refused ? { ...o, target: r.name } : o);
+  });
   const done = new Set(
     outcomes.filter((o) => !o.refused).map((o) => o.harness),
   );
