@@ -123,10 +123,14 @@ Deno.test("uninstall --all removes the launcher when the entry kept runs another
     const mine =
       `model = "o3"\n\n[mcp_servers.deja]\ncommand = "/opt/deja/bin/deja"\nargs = ["mcp"]\n`;
     write(path, mine);
-    installTargets(w.env, w.self, [t("codex")]);
-    assert(existsSync(launcherPath(w.env)), "install made the launcher");
+    // Made before the wiring found the user's entry: taken back at once, as nothing runs it
+    // (trial 84 F7).
+    const i = installTargets(w.env, w.self, [t("codex")]);
+    assertEquals(i.launcher.action, "absent");
+    assert(!existsSync(launcherPath(w.env)), "no launcher kept that nothing runs");
     const r = uninstallTargets(w.env, [t("codex")]);
-    assertEquals(r.launcher?.action, "removed");
+    assert(!existsSync(launcherPath(w.env)));
+    assert(r.launcher?.action !== "kept", JSON.stringify(r.launcher));
     assertEquals(read(path), mine);
   } finally {
     rmSync(w.root, { recursive: true, force: true });

@@ -98,7 +98,10 @@ Deno.test("aider: read: gets deja's guidance file; a single string becomes a lis
     const path = join(w.home, ".aider.conf.yml");
     const guide = join(w.home, ".config", "deja", "aider.md");
     write(path, `# aider settings\nmodel: sonnet\nread: CONVENTIONS.md # always\n`);
-    installTargets(w.env, w.self, [t("aider")]);
+    const r = installTargets(w.env, w.self, [t("aider")]);
+    // aider runs nothing of deja's: no launcher is made (trial 84 F7).
+    assertEquals(r.launcher.action, "absent");
+    assert(!existsSync(launcherPath(w.env)), "no launcher for aider");
     const after = read(path);
     assertStringIncludes(after, "# aider settings");
     assertEquals((parseConfig(after, "yaml") as Obj).read, ["CONVENTIONS.md", guide]);

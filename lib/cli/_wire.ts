@@ -136,7 +136,8 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       );
     }
   }
-  if (install || r.launcher.action !== "unchanged") {
+  // An install whose targets run no launcher made none (lib/install/run.ts): no line.
+  if (install ? r.launcher.action !== "absent" : r.launcher.action !== "unchanged") {
     lines.push(
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
         tilde(r.launcher.path, home)
@@ -161,7 +162,7 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
   }
   const all = r.outcomes.flatMap((o) => o.changes.map((ch) => ch.action)).concat(r.launcher.action);
   if (!r.outcomes.some((o) => o.refused)) {
-    if (install && all.every((x) => x === "unchanged")) {
+    if (install && all.every((x) => x === "unchanged" || x === "absent")) {
       lines.push("unchanged: everything was already in place");
     } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
       lines.push("unchanged: nothing of deja's was there");

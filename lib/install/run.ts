@@ -139,8 +139,15 @@ function installLocked(
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {
-        const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-        return { action, outcomes: wireAll() };
+        let action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
+        const outcomes = wireAll();
+        // A launcher no config runs is not left made (trial 84 F7: aider reads a guidance
+        // file only, and `deja-launcher` stayed for nothing).
+        if (action === "created" && !launcherInUse(env, path)) {
+          rmSync(path, { force: true });
+          action = "absent";
+        }
+        return { action, outcomes };
       } finally {
         const now = loadInstallState(env);
         const withAuto = [...state.withAuto ?? [], ...brought].filter((h) => !plainAsked.has(h));
