@@ -46,8 +46,8 @@ export type Turn =
    * records it (`originalFile`); without it the result is a plain "File created".
    */
   | { write: string; content: string; fail?: boolean; original?: string }
-  /** `with`: more fields of the Read call's input (`{ limit: 20 }`). */
-  | { read: string; fail?: boolean; out?: string; with?: Record<string, unknown> };
+  /** `with`: more fields of the Read call's input (`{ limit: 20 }`); `out: null`: no result. */
+  | { read: string; fail?: boolean; out?: string | null; with?: Record<string, unknown> };
 
 /** A hand-written session. */
 export interface SessionSpec {
@@ -170,6 +170,7 @@ export function claudeLines(s: SessionSpec): string[] {
       );
     } else {
       const id = call("Read", { file_path: turn.read, ...turn.with });
+      if (turn.out === null) continue;
       const out = turn.out ?? (turn.fail ? "File does not exist." : "1\tcontent");
       result(id, out, Boolean(turn.fail));
     }

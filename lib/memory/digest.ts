@@ -261,7 +261,14 @@ export function sessionDigest(
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
   if (session.harness === "deja") return notesDigest(store, session, budget, opts);
-  const events = eventsOf(store, sessionRowId);
+  let ending: ReturnType<typeof sessionEnding> | undefined;
+  const events = eventsOf(
+    store,
+    sessionRowId,
+    () =>
+      (ending ??= sessionEnding(store, session, eventsOf(store, sessionRowId).between(START))) ===
+        "call_unfinished",
+  );
   const first = find(events.of("user"), request) ?? find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
   // A long session's first request is not all it was about (trial 43: aider-69's Problem was
@@ -467,11 +474,26 @@ interface Events {
   between(from: number, to?: number): Iterable<EventRow>;
   /** Whether an assistant turn or call comes after seq `after`. */
   actedAfter(after: number): boolean;
-  /** Tool calls after seq `after`, and the file edits and writes among them that went through. */
-  workAfter(after: number): { calls: number; edits: number; writes: number };
+  /**
+   * Tool calls after seq `after`, and the file edits and writes among them that went through;
+   * `unfinished` when the session ends on one of them that no result followed.
+   */
+  workAfter(after: number): Work;
 }
 
-function eventsOf(store: Store, session: number): Events {
+/** What {@link Events.workAfter} counts. */
+interface Work {
+  calls: number;
+  edits: number;
+  writes: number;
+  unfinished?: boolean;
+}
+
+/**
+ * {@link Events} of session `session`; `endsOnCall` says whether it ends on a tool call no
+ * result followed (lib/memory/ending.ts `call_unfinished`), asked only when calls are counted.
+ */
+function eventsOf(store: Store, session: number, endsOnCall: () => boolean = () => false): Events {
   return {
     of: (kind, after = START) => Q.eventsOfKindAfter.iterate(store, { session, kind, after }),
     backFrom: (kind, after = START) =>
@@ -494,6 +516,7 @@ function eventsOf(store: Store, session: number): Events {
         calls,
         edits: ops.filter((o) => o === "edit").length,
         writes: ops.filter((o) => o !== "edit").length,
+        ...(endsOnCall() ? { unfinished: true } : {}),
       };
     },
   };
@@ -920,12 +943,22 @@ function toolsOnly(events: Events): string | null {
  * config …` failed" closed a digest whose session then wrote three files and edited a
  * fourth), or after its last reply. `more` leads "tool call" when calls were named before.
  */
-function workText(w: { calls: number; edits: number; writes: number }, more: string): string {
+function workText(w: Work, more: string): string {
   if (!w.calls) return "";
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   const files = [w.writes && n(w.writes, "file write"), w.edits && n(w.edits, "file edit")]
     .filter(Boolean).join(" and ");
-  return `${n(w.calls, `${more}tool call`)} ran${files ? `, ${files} among them` : ""}`;
+  // The session ends on a call no result followed (trial 85 F7: "8 more tool calls ran" where
+  // the eighth never got its result, and show said so): not said to have run.
+  const one = w.calls === 1;
+  const tail = !w.unfinished
+    ? ""
+    : one
+    ? ", and no result followed it"
+    : ", the last with no result";
+  return `${n(w.calls, `${more}tool call`)} ${
+    w.unfinished ? one ? "was made" : "were made" : "ran"
+  }${files ? `, ${files} among them` : ""}${tail}`;
 }
 
 /**

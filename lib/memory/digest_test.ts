@@ -720,6 +720,34 @@ Deno.test("the outcome says the session went on after a failure it names, and wh
   }
 });
 
+Deno.test("the outcome says the last of the calls after a failure got no result", async () => {
+  // Trial 85 F7 (realdata claude 744827a2): "then 8 more tool calls ran" where the eighth got no
+  // result and show said "no result followed the last tool call".
+  const s: SessionSpec = {
+    id: "a6a6a6a6-0000-4000-8000-000000000016",
+    cwd: "/w/vault",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Set up the secrets manager for this vault, please." },
+      { say: "I'll propose a plan for the secrets manager integration first, then write it." },
+      { user: "1" },
+      { bash: "git config --global user.signingkey", out: "", exit: 1 },
+      { write: "/w/vault/.op/SETUP.md", content: "# Setup\n" },
+      { read: "/w/vault/CLAUDE.md", out: null },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertStringIncludes(
+      d.outcome ?? "",
+      "then 2 more tool calls were made, 1 file write among them, the last with no result.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("the outcome says the files a last reply's own edits changed after it", async () => {
   // Trial 43 (realdata aider-69): the outcome ended "Please confirm if you would like to
   // proceed with this change." of an edit aider applied and committed after that reply.
