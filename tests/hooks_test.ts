@@ -1150,6 +1150,44 @@ Deno.test("hook-prompt gives a conclusion with the user's next message when it r
   }
 });
 
+// Trial 85 F8: a session whose last request got no reply was recalled on its words alone, as
+// if the matter had been handled.
+Deno.test("hook-prompt says a recalled session's last request got no reply", async () => {
+  const failed: SessionSpec = {
+    id: "e1e1100f-0000-4000-8000-00000000000f",
+    cwd: "/w/dash",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "The zorbel container cannot find the quibble executable in PATH." },
+      { say: "Let me look at how the zorbel image installs quibble." },
+      { user: "quibble executable not found in PATH again, fix the zorbel image" },
+    ],
+  };
+  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
+    w,
+    i,
+  ) => ({
+    id: `e1e2${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
+    cwd: `/w/${w}`,
+    start: "2026-10-08T10:00:00Z",
+    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
+  }));
+  const ix = await indexSessions([failed, ...others]);
+  try {
+    const ev = {
+      session_id: "agent-q",
+      cwd: "/w/dash",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "the zorbel image cannot find quibble",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, "id e1e1100f");
+    assertStringIncludes(t, "ended: no reply followed the last message");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 85 F2, F3: a Windows path the index holds with mixed separators, a relative Windows
 // path and one typed lower-cased got no note.
 Deno.test("hook-tool notes a Windows file whatever its separators, letter case or relativity", async () => {

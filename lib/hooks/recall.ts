@@ -27,6 +27,7 @@ import { search, type SearchResult } from "../search.ts";
 import { ftsAny, STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
+import { endingText, tailEnding } from "../memory/ending.ts";
 import { gist } from "../memory/text.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
@@ -309,11 +310,25 @@ export function promptBlock(
     }
     const c = conclusion(store, h.rowid);
     if (c) lines.push(`  concluded: ${c}`);
+    const end = row && endedLine(store, row);
+    if (end) lines.push(`  ${end}`);
   }
   const body = fitLines(lines, budget);
   if (body.split("\n").length < 2) return null;
   const shown = hits.filter((h) => body.includes(`id ${shortId(h.id)})`));
   return { text: body, keys: shown.map((h) => `recall:${h.rowid}`) };
+}
+
+/**
+ * How a recalled session ended when that leaves its last request unanswered or its work
+ * unfinished, with the harness's error after it (trial 85 F8: a session whose only answer was
+ * "Prompt is too long" was recalled on the user's pasted error alone, as if handled).
+ */
+function endedLine(store: Store, row: SessionRow): string | null {
+  const t = tailEnding(store, row);
+  if (!t || !t.ending || t.ending === "calls_only") return null;
+  const said = t.notice ? ` (the harness: “${gist(stripControls(t.notice), 120)}”)` : "";
+  return `ended: ${endingText(t.ending)}${said}`;
 }
 
 /** The gist of the session's last concluding assistant turn, or null. */

@@ -176,3 +176,41 @@ function isRequest(text: string): boolean {
   const t = text.trim();
   return t !== "" && !t.startsWith("<");
 }
+
+/**
+ * How session `s` ended, read from its last request on, as a hook can afford: null past `cap`
+ * events after that request, for a session with no request, and for a day of notes. With the
+ * text of the last notice the harness wrote after the request (its error: `API error: Prompt
+ * is too long`), when one.
+ */
+export function tailEnding(
+  store: Store,
+  s: Pick<SessionRow, "id" | "harness" | "source">,
+  cap = 200,
+): { ending: Ending; notice?: string } | null {
+  if (s.harness === "deja") return null;
+  let from: number | undefined;
+  const users = Q.eventsOfKindBackFrom.iterate(store, {
+    session: s.id,
+    kind: "user",
+    after: Number.MIN_SAFE_INTEGER,
+  });
+  for (const e of users) {
+    if (!isRequest(e.text)) continue;
+    from = e.seq;
+    break;
+  }
+  if (from === undefined) return null;
+  const tail: EventRow[] = [];
+  const rows = Q.eventsBetweenSeqs.iterate(store, {
+    session: s.id,
+    from: from - 1,
+    to: Number.MAX_SAFE_INTEGER,
+  });
+  for (const e of rows) {
+    if (tail.length >= cap) return null;
+    tail.push(e);
+  }
+  const notice = tail.findLast((e) => e.kind === "notice")?.text.trim();
+  return { ending: sessionEnding(store, s, tail), ...(notice ? { notice } : {}) };
+}
