@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { runMain } from "./_cli_io.ts";
 import { search } from "../lib/search.ts";
+import { isSpellingFix, TermStats } from "../lib/search/expand.ts";
 import { narration } from "../lib/cli/search_narration.ts";
 import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
 
@@ -236,4 +237,17 @@ Deno.test("a title holding the word only in another form is no title hit beside 
     // Its own word beside it: the title in forms still finds it, said so.
     const both = search(s, "forgejo crashes");
     assertEquals(both.results[0]?.id, "s-crashing");
+  }));
+
+Deno.test("two letters swapped are a spelling fix, not a word form", () =>
+  withMemIndex([
+    { id: "s-flux", title: "Flux Kustomization", events: [["user", "flux never reconciles"]] },
+  ], (s) => {
+    // Trial 83 F10: `kustomizaton flxu` said "close spellings: kustomizaton → kustomization,
+    // kustomize; word forms: flxu → flux" (a swap ends on another letter than its word).
+    const stats = new TermStats(s);
+    assertEquals(isSpellingFix(stats, "flxu", ["flux"]), true);
+    assertEquals(isSpellingFix(stats, "kustomizaton", ["kustomization", "kustomize"]), true);
+    // A word form is not: it differs at its end.
+    assertEquals(isSpellingFix(stats, "reconciled", ["reconciles"]), false);
   }));

@@ -340,12 +340,15 @@ function typoFirst(
  * True when the stemmed tier's widening of `from` to `to` is a spelling fix, not a word
  * form: the history does not hold `from`, and one of `to` is one edit from it inside the
  * word, its last letter the same (`kubernets` -> `kubernetes`, `indexs` -> `indexes`, whose
- * Porter stems agree by chance); a form differs at its end (`fails` -> `fail`, `deployed`
- * -> `deploy`).
+ * Porter stems agree by chance), or two neighbouring letters swapped (`flxu` -> `flux`, trial
+ * 83 F10: named a word form); a form differs at its end (`fails` -> `fail`, `deployed` ->
+ * `deploy`).
  */
 export function isSpellingFix(stats: TermStats, from: string, to: readonly string[]): boolean {
   if (stats.docs(from) > 0) return false;
-  return to.some((w) => w.at(-1) === from.at(-1) && distance(from, w, 1) === 1);
+  return to.some((w) =>
+    (w.at(-1) === from.at(-1) && distance(from, w, 1) === 1) || swapped(from, w)
+  );
 }
 
 /** True when `b` is `a` with two neighbouring letters swapped. */
