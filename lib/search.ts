@@ -299,6 +299,12 @@ export interface SearchResult {
   /** The titles matched hold the query's words as the close-spellings tier corrected them. */
   titleSpelt?: boolean;
   /**
+   * The first result's title holds some of the query's words only in other forms, where its
+   * events hold them as typed (exact or session tier): those words and the title's forms
+   * (trial 83 F11: `forgejo crash k3s` said "matched the title" of "Forgejo crashing in k3s").
+   */
+  titleForms?: Array<{ from: string; to: string[] }>;
+  /**
    * At the `close` tier, the words of `changes` that were spelt again; the others were read
    * in their forms beside them (`directry` spelt, `creating` as `create`). Absent: all spelt.
    */
@@ -767,6 +773,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes,
     hidden,
     ...(titleSpelt ? { titleSpelt } : {}),
+    ...(title.forms && !titleSpelt && (tier === "exact" || tier === "session") &&
+        results[0]?.titleMatch
+      ? { titleForms: title.forms }
+      : {}),
     ...(respelt && changes.some((c) => !respelt!.includes(c.from)) ? { respelt } : {}),
   };
 }

@@ -251,3 +251,22 @@ Deno.test("two letters swapped are a spelling fix, not a word form", () =>
     // A word form is not: it differs at its end.
     assertEquals(isSpellingFix(stats, "reconciled", ["reconciles"]), false);
   }));
+
+Deno.test("a title holding a word only in another form, its events holding it as typed, says so", () =>
+  withMemIndex([
+    {
+      id: "s-crash",
+      title: "Forgejo crashing in k3s cluster",
+      events: [["user", "forgejo pods crash on k3s"], ["assistant", "The crash was the probe."]],
+    },
+    { id: "s-k3s", events: [["user", "upgrade k3s on the nodes"]] },
+    { id: "s-forgejo", events: [["user", "forgejo runner tokens"]] },
+  ], (s) => {
+    // Trial 83 F11: "matched the title" of a title that holds `crashing`, not `crash`.
+    const r = search(s, "forgejo crash k3s");
+    assertEquals(r.results[0]?.id, "s-crash");
+    assertEquals(r.results[0].titleMatch, true);
+    assertEquals(narration(r), "matched the title by word forms: crash → crashing");
+    // Typed as the title says it: no forms named.
+    assertEquals(narration(search(s, "forgejo crashing k3s")).includes("by word forms"), false);
+  }));

@@ -223,6 +223,12 @@ function narrated(res: SearchResult): string {
       first ? `${first}; ` : ""
     }${others} only the nearest by relevance, holding some of the words${time}`;
   }
+  if (res.titleForms?.length && res.results[0]?.titleMatch) {
+    const others = res.results.some((r) => !r.titleMatch)
+      ? "; the others hold the words as typed"
+      : "";
+    return `${titleSaid(res.results[0])} by word forms: ${list(res.titleForms)}${others}${time}`;
+  }
   if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
     const all = !res.results.some((r) => !r.titleMatch);
     if (res.titleSpelt) {
