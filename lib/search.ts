@@ -80,6 +80,7 @@ import type { Env } from "../core/model.ts";
 import { ftsAny, parseQuery, type QueryCut, STOP_WORDS, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
+import { errorQuotes } from "./search/errortier.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
@@ -318,7 +319,10 @@ export interface SearchResult {
  * @throws {DejaError} (exit 2) when `regex` is set and the query is not a valid pattern.
  */
 export function search(store: Store, query: string, o: SearchOptions = {}): SearchResult {
-  return withAblation(o.ablate, () => run(store, query, o));
+  // A pasted error's own quotes are no phrases (lib/search/errortier.ts errorQuotes).
+  const plain = o.regex ? undefined : errorQuotes(query);
+  const res = withAblation(o.ablate, () => run(store, plain ?? query, o));
+  return plain === undefined ? res : { ...res, query };
 }
 
 function run(store: Store, query: string, o: SearchOptions): SearchResult {

@@ -82,3 +82,73 @@ Deno.test("a command the shell did not find must be the one a matching event nam
     const op = search(s, "zsh: line 4: op: command not found");
     assertEquals([op.tier, op.results.map((x) => x.id)], ["error", ["s-op"]]);
   }));
+
+// Trial 90 F1-F3: an error pasted as printed, with its own quotes (a JSON body, quoted names
+// that change per run) or a provider's `Invalid '…':` wording, found nothing.
+Deno.test("a pasted error's own quotes are no phrases, and a provider's Invalid message is an error", async () => {
+  const ix = await memIndex([
+    LOOKALIKE,
+    {
+      id: "s-pod",
+      project: "/home/dev/work/k3s",
+      events: [
+        ["user", "why does this fail"],
+        [
+          "tool_result",
+          'Error from server (BadRequest): previous terminated container "forgejo" in pod "forgejo-5f4d46f74-hwbtn" not found',
+        ],
+      ],
+    },
+    {
+      id: "s-codex",
+      project: "/home/dev/work/cli",
+      events: [
+        ["user", "hello"],
+        [
+          "assistant",
+          "{\"error\":\"developer is not one of ['system', 'assistant', 'user'] - 'messages.[0].role' (ref: 1b2c3d4e-84b1-43ac-b608-8469df0eb040)\"}",
+        ],
+      ],
+    },
+    {
+      id: "s-input",
+      project: "/home/dev/work/chat",
+      events: [
+        ["user", "send it"],
+        [
+          "assistant",
+          "Invalid 'input[3].name': empty string. Expected a string with minimum length 1",
+        ],
+      ],
+    },
+  ]);
+  const s = ix.open();
+  try {
+    const ids = (q: string) => {
+      const r = search(s, q, { env: ix.env });
+      return [r.tier, r.nothingMatched, r.query === q, r.results.map((x) => x.id)];
+    };
+    assertEquals(
+      ids(
+        'Error from server (BadRequest): previous terminated container "web" in pod "forgejo-web" not found',
+      ),
+      ["error", false, true, ["s-pod"]],
+    );
+    assertEquals(
+      ids(
+        `{"error":"developer is not one of ['system', 'assistant'] - 'messages.[1].role' (ref: aaaaaaaa-84b1-43ac-b608-8469df0eb040)"}`,
+      ),
+      ["error", false, true, ["s-codex"]],
+    );
+    assertEquals(
+      ids("Invalid 'input[7].name': empty string. Expected a string with minimum length 1"),
+      ["error", false, true, ["s-input"]],
+    );
+    // A phrase quoted whole stays a phrase.
+    const phrase = search(s, '"previous terminated pod"', { env: ix.env });
+    assertEquals(phrase.results.map((x) => x.id), []);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});

@@ -103,8 +103,26 @@ export const ERROR_LINE = new RegExp(
       .raw`\b(?:[Cc]annot|[Cc]an't|[Cc]ould not|[Uu]nable to) (?:find|read|open|resolve|connect|load|access|allocate|invoke)\b`,
     String
       .raw`\b(?:[Nn]o such file|not found|is not defined|does not exist|[Pp]ermission denied|[Cc]onnection refused|[Ss]egmentation fault|out of memory|timed out)\b`,
+    // A provider's validation message (`Invalid 'input[3].name': empty string`, trial 90 F3).
+    String.raw`\bInvalid\s+['"\u2018][^'"\u2019]+['"\u2019]:`,
   ].join("|"),
 );
+
+/**
+ * A pasted error whose double quotes are its own, not phrases asked for: a JSON body (`{"error":
+ * "developer is not one of …"}`, trial 90 F1) or an error line quoting names (`container "web"
+ * in pod "forgejo-web" not found`, F2: each quoted name was a phrase every session had to hold,
+ * so another pod's name found nothing). The query with them taken out (a JSON key's `":"` read
+ * as `: `); undefined for any other query, a wholly quoted one too (`"No such file or
+ * directory"`: a phrase).
+ */
+export function errorQuotes(query: string): string | undefined {
+  const t = query.trim();
+  if (!t.includes('"') || /^"[^"]*"$/.test(t)) return undefined;
+  const json = /^[{[]/.test(t) && /"\s*:/.test(t);
+  if (!json && !ERROR_LINE.test(t.replace(/"[^"]*"/g, " "))) return undefined;
+  return t.replace(/"\s*:\s*"?/g, ": ").replaceAll('"', " ");
+}
 
 /**
  * Sessions holding the error of `query`.
