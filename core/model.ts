@@ -308,6 +308,13 @@ export interface ParseCtx {
   readonly state: unknown;
   /** SQLite sources: the watermark the previous pass returned (parser's own unit); 0 = all. */
   readonly since: number;
+  /**
+   * SQLite sources read past their watermark: the native ids of the sessions the index holds
+   * from this store. A session the store holds that is not among them is read whatever its
+   * time (a store put back from an older copy holds sessions older than the watermark that
+   * the index lost meanwhile). Absent: the watermark alone decides.
+   */
+  readonly held?: ReadonlySet<string>;
   /** Records a skipped record; counted per source and shown by `deja sources`. */
   skip(reason: SkipReason, where: string, detail?: string): void;
   /**

@@ -237,7 +237,12 @@ export async function planSource(
     }
   }
 
-  const ctx = new SourceCtx(env, offset, state, since);
+  // Read past the watermark: the sessions held, so that one the store holds and the index
+  // lost is read again whatever its time (trial 89 F1: a store put back from a copy).
+  const held = mode === "sessions" && since > 0
+    ? new Set(Q.nativeIdsOfSource.all(store, { source: src.path }).map((r) => r.native_id))
+    : undefined;
+  const ctx = new SourceCtx(env, offset, state, since, held);
   const chunks: ParseRun = opts.pool
     ? opts.pool.parse(parser, src, ctx, size - offset, label)
     : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label, ctx), cancel() {} };
@@ -399,7 +404,7 @@ export async function writeSource(
     if (kept || copies.length) {
       batch.undo();
       batch.begin(weight);
-      ctx = new SourceCtx(ctx.env, offset, undefined, since);
+      ctx = new SourceCtx(ctx.env, offset, undefined, since, ctx.held);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
       writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merges);
       for (const [k, seqs] of marks) {

@@ -80,6 +80,7 @@ export class SourceCtx implements ParseCtx {
     readonly offset = 0,
     readonly state: unknown = undefined,
     readonly since = 0,
+    readonly held?: ReadonlySet<string>,
   ) {}
 
   private emptyAt = new Set<string>();

@@ -38,6 +38,8 @@ export interface ParseJob {
   offset: number;
   state: unknown;
   since: number;
+  /** core/model.ts `ParseCtx.held`, as a list. */
+  held?: string[];
   /** A remote's label, applied to every chunk (lib/remote/label.ts). */
   label?: Label;
 }

@@ -262,6 +262,7 @@ export class ParsePool {
       offset: ctx.offset,
       state: ctx.state,
       since: ctx.since,
+      ...(ctx.held ? { held: [...ctx.held] } : {}),
       ...(label ? { label } : {}),
     };
     const run = new WorkerRun(job, size, ctx, {

@@ -137,7 +137,13 @@ async function run(job: ParseJob, env: Env): Promise<void> {
   const port = parentPort!;
   const parser = parserFor(job.parser);
   if (!parser) throw new Error(`no parser '${job.parser}'`);
-  const ctx = new SourceCtx(env, job.offset, job.state, job.since);
+  const ctx = new SourceCtx(
+    env,
+    job.offset,
+    job.state,
+    job.since,
+    job.held ? new Set(job.held) : undefined,
+  );
   if (firstSource) ctx.firstChunkEvents = FIRST_CHUNK_EVENTS;
   firstSource = false;
   // The trace's wait: time this job's chunks waited for the writer's credit.

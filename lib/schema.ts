@@ -248,6 +248,11 @@ export const Q = {
   sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
     "source",
   ]),
+  /** Native ids of the sessions read from `source` (a store path). */
+  nativeIdsOfSource: query<{ source: string }, { native_id: string }>(
+    `SELECT native_id FROM sessions WHERE source = ?`,
+    ["source"],
+  ),
   /**
    * Whether any session read from `source` holds a reply (an assistant turn or a tool
    * call): a store of prompts alone (a prompt history) records none (lib/memory/ending.ts).

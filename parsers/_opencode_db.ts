@@ -194,12 +194,22 @@ export async function* readOpencodeDb(
     }
     const pick = (set: Set<string>, col: string) => (set.has(col) ? col : "NULL");
     const s = cols.session;
+    // A store put back from an older copy (its newest session older than the watermark) is
+    // read whole, and a session the index does not hold from it whatever its time (trial 89
+    // F2: what the copy holds that the index lost stayed lost).
+    const newest = Number(
+      (db.prepare("SELECT max(time_updated) AS t FROM session").get() as { t: unknown })?.t,
+    );
+    const since = Number.isFinite(newest) && newest < ctx.since ? 0 : ctx.since;
+    const held = since > 0 && ctx.held ? JSON.stringify([...ctx.held]) : null;
     const sessions = db.prepare(
       `SELECT id, ${pick(s, "directory")} AS directory, ${pick(s, "title")} AS title,
               ${pick(s, "parent_id")} AS parent_id, ${pick(s, "time_created")} AS time_created,
               time_updated, ${pick(s, "model")} AS model
-         FROM session WHERE time_updated >= ? ORDER BY time_updated, id`,
-    ).all(ctx.since) as Row[];
+         FROM session
+        WHERE time_updated >= ? OR (? IS NOT NULL AND id NOT IN (SELECT value FROM json_each(?)))
+        ORDER BY time_updated, id`,
+    ).all(since, held, held) as Row[];
     const messagesOf = db.prepare(
       `SELECT id, ${pick(cols.message, "time_created")} AS time_created, data
          FROM message WHERE session_id = ? ORDER BY time_created, id`,
@@ -208,7 +218,7 @@ export async function* readOpencodeDb(
       `SELECT id, ${pick(cols.part, "time_created")} AS time_created, data
          FROM part WHERE message_id = ? ORDER BY id`,
     );
-    let watermark = ctx.since;
+    let watermark = since;
     for (const row of sessions) {
       const id = text(row.id);
       if (!id) {

@@ -195,15 +195,23 @@ export const crush: Parser = {
       const top = hasUpdated
         ? (db.prepare("SELECT max(updated_at) AS w FROM sessions").get() as { w: unknown })?.w
         : undefined;
-      const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
+      // A store put back from an older copy (its newest session older than the watermark) is
+      // read whole (trial 89 F1: what the copy holds that the index lost stayed lost).
+      const newest = typeof top === "number" ? top : Number(top);
+      const back = Number.isFinite(newest) && newest < ctx.since;
+      const since = hasUpdated && ctx.since > 0 && !back ? ctx.since : 0;
+      // And a session the index does not hold from it is read whatever its time.
+      const held = since && ctx.held ? [JSON.stringify([...ctx.held])] : [];
       const where = !since
         ? ""
-        : msgUpdated
-        ? " WHERE updated_at >= ? OR id IN (SELECT session_id FROM messages WHERE updated_at >= ?)"
-        : " WHERE updated_at >= ?";
+        : (msgUpdated
+          ? " WHERE updated_at >= ? OR id IN (SELECT session_id FROM messages WHERE updated_at >= ?)"
+          : " WHERE updated_at >= ?") +
+          (held.length ? " OR id NOT IN (SELECT value FROM json_each(?))" : "");
       const sessions = allRows<CrushSessionRow>(
         db.prepare(sessionsSql(s) + where + " ORDER BY rowid"),
         ...(since ? (msgUpdated ? [since, since] : [since]) : []),
+        ...held,
       );
       const msgs = db.prepare(messagesSql(m));
       const history = fileHistory(db);
