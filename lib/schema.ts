@@ -268,6 +268,12 @@ export const Q = {
       WHERE s.harness = ? AND e.kind IN ('assistant', 'tool_call')) AS yes`,
     ["harness"],
   ),
+  /** Whether any session of harness `harness` holds a tool result (lib/memory/ending.ts). */
+  harnessHasResults: query<{ harness: string }, { yes: number }>(
+    `SELECT EXISTS (SELECT 1 FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.harness = ? AND e.kind = 'tool_result') AS yes`,
+    ["harness"],
+  ),
   /** Removes one session (its events and derived rows follow by cascade). */
   deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
   /**

@@ -5,6 +5,7 @@ import { testEnv } from "../../tests/_fixture.ts";
 import { tempDir } from "../../tests/_tmp.ts";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { runIndex } from "../indexer.ts";
 import { listProjects, tinyStore, tinyVars } from "../../tests/_crush_tiny.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -138,6 +139,34 @@ Deno.test("ctx says as show does that the reply to the last request was cut off"
   }
 });
 
+Deno.test("a Crush session no reply followed is said so whatever the other sessions of its store", async () => {
+  // Trial 89 F6: once a second unanswered session joined the store (which then held no reply),
+  // neither was said unanswered any more.
+  const root = tempDir("deja-show-crush-");
+  try {
+    const answered = join(root, "one");
+    const asked = join(root, "two");
+    for (const p of [answered, asked]) mkdirSync(join(p, ".crush"), { recursive: true });
+    mkdirSync(join(root, "crush"), { recursive: true });
+    listProjects(root, [answered, asked]);
+    tinyStore(join(answered, ".crush", "crush.db"), ["a"]);
+    const path = join(asked, ".crush", "crush.db");
+    tinyStore(path, ["b", "d"]);
+    const db = new DatabaseSync(path);
+    db.exec("DELETE FROM messages WHERE role = 'assistant'");
+    db.close();
+    const env = testEnv(join(root, "home"), tinyVars(root));
+    await runIndex(env, parsers, { only: ["crush"] });
+    for (const id of ["bbbb", "dddd"]) {
+      const json = captureIO(env, false);
+      assertEquals(await showCmd.run({ values: { json: true }, positionals: [id] }, json.io), 0);
+      assertEquals(JSON.parse(json.out()).unanswered, true, id);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 Deno.test("show marks a reply Crush never finished cut off, and says the session ended mid-reply", async () => {
   const root = tempDir("deja-show-crush-");
   try {
@@ -183,6 +212,13 @@ Deno.test("show says no result followed a last tool call, where the session reco
     cwd: "/w/app",
     start: "2026-11-02T10:00:00Z",
     turns: [{ user: "stash the work" }, { bash: "git stash", out: "Saved" }],
+  }, {
+    // Its only call got no result (trial 89 F4: said nothing, where an earlier result made
+    // it say so).
+    id: "e0f30000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-03T10:00:00Z",
+    turns: [{ user: "roll the migration back" }, { bash: "make migrate-rollback", out: null }],
   }]);
   try {
     const pipe = captureIO(ix.env, false);
@@ -198,6 +234,9 @@ Deno.test("show says no result followed a last tool call, where the session reco
     const done = captureIO(ix.env, false);
     await showCmd.run({ values: { json: true }, positionals: ["e0f2"] }, done.io);
     assertEquals(JSON.parse(done.out()).ended_on_call, false);
+    const only = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0f3"] }, only.io);
+    assertEquals(JSON.parse(only.out()).ended_on_call, true);
   } finally {
     ix.cleanup();
   }

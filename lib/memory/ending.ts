@@ -36,6 +36,11 @@ export interface EndingContext {
    * asked only of a session with none. Absent: taken as yes.
    */
   recordsReplies?: () => boolean;
+  /**
+   * Whether the harness records tool results (some session of it holds one); asked only of a
+   * session that holds none. Absent: taken as no.
+   */
+  recordsResults?: () => boolean;
 }
 
 /**
@@ -108,7 +113,9 @@ export class EndingWatch {
       return "mid_reply";
     }
     if (this.#replied) {
-      if (!this.#anyResult) return null;
+      // A session whose only call got no result says so too, where the harness records
+      // results (trial 89 F4: a Claude session ending on its one call said nothing).
+      if (!this.#anyResult && !ctx.recordsResults?.()) return null;
       if (this.#openCall || this.#open.size) return "call_unfinished";
       return this.#words ? null : "calls_only";
     }
@@ -135,13 +142,15 @@ export function sessionEnding(
   return w.ending({
     source,
     recordsReplies: () => recordsReplies(store, s, source),
+    recordsResults: () => Q.harnessHasResults.get(store, { harness: s.harness })?.yes === 1,
   });
 }
 
 /**
  * Whether the store of session `s` records replies: not a prompt history; one that holds a
- * reply; or the transcript of this session alone, of a harness whose other stores hold
- * replies (trial 33: a Claude Code session of one prompt and no reply was not unanswered).
+ * reply; or a store of a harness whose other stores hold replies (trial 33: a Claude Code
+ * session of one prompt and no reply was not unanswered; trial 89 F6: nor, in a Crush
+ * database whose sessions were all unanswered, any of them).
  */
 function recordsReplies(
   store: Store,
@@ -150,7 +159,7 @@ function recordsReplies(
 ): boolean {
   if (notReopened(s.harness, s.source)?.lives.kind === "prompts") return false;
   if (Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1) return true;
-  return source?.sessions === 1 &&
+  return source !== undefined &&
     Q.harnessHasReplies.get(store, { harness: s.harness })?.yes === 1;
 }
 
