@@ -1188,6 +1188,44 @@ Deno.test("hook-prompt says a recalled session's last request got no reply", asy
   }
 });
 
+// Trial 89 F8: Codex ids of sessions begun within a minute share their first 8 characters; the
+// hook named both by them, and its own `deja ctx <id>` hint matched two sessions.
+Deno.test("hook-prompt names a recalled session by an id no other session shares", async () => {
+  const twin = (n: string, say: string): SessionSpec => ({
+    id: `e1e3aaaa-${n}-4000-8000-00000000000f`,
+    cwd: "/w/dash",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ user: "the zorbel quibble cache is stale" }, { say }],
+  });
+  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
+    w,
+    i,
+  ) => ({
+    id: `e1e4${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
+    cwd: `/w/${w}`,
+    start: "2026-10-08T10:00:00Z",
+    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
+  }));
+  const ix = await indexSessions([
+    twin("0000", "Cleared the zorbel quibble cache."),
+    twin("1111", "Rebuilt the zorbel quibble cache."),
+    ...others,
+  ]);
+  try {
+    const ev = {
+      session_id: "agent-t",
+      cwd: "/w/dash",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "zorbel quibble cache stale again",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assert(!t.includes("id e1e3aaaa)"), t);
+    assert(/id e1e3aaaa-[01]{3}\)/.test(t), t);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 85 F2, F3: a Windows path the index holds with mixed separators, a relative Windows
 // path and one typed lower-cased got no note.
 Deno.test("hook-tool notes a Windows file whatever its separators, letter case or relativity", async () => {

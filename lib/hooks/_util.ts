@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { shortRef } from "../sessions.ts";
 import { sanitizeForTerminal } from "../../core/terminal.ts";
 import { dirname, win32 } from "node:path";
 import type { Store } from "../store.ts";
@@ -135,9 +136,14 @@ export function day(ms: number | null | undefined): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The first 8 characters of a session id (what `deja ctx` and `deja show` accept as a prefix). */
-export function shortId(id: string): string {
-  return id.length > 12 ? id.slice(0, 8) : id;
+/**
+ * How `deja ctx` and `deja show` name session `id` of `harness` in short: its first 8
+ * characters, or more where other sessions share them (trial 89 F8: Codex ids of sessions
+ * begun within a minute share their first 8, and the hook's own `deja ctx <id>` hint matched
+ * two sessions); lib/sessions.ts shortRef.
+ */
+export function shortId(store: Store, harness: string, id: string): string {
+  return id.length > 12 ? shortRef(store, harness, id) : id;
 }
 
 /**

@@ -162,7 +162,7 @@ function failedNote(
   const text =
     `Changes of \`${oneLine(shown, 120)}\` failed in ${plural(ok.size, "earlier session")} (last ${
       day(newest.time ?? s.updated)
-    }, ${s.harness} ${shortId(s.native_id)})` +
+    }, ${s.harness} ${shortId(store, s.harness, s.native_id)})` +
     (why ? `: ${oneLine(stripControls(why), 200)}` : ".");
   return { text, keys: [`file:${target}`] };
 }
@@ -292,7 +292,9 @@ export function fileNote(
     ? ` It moved the file later to ${oneLine(later.moved_to, 80)}.`
     : "";
   const text = `\`${oneLine(shown, 120)}\` was changed in ${plural(ok.size, "earlier session")}` +
-    ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${shortId(s.native_id)}).${fate}` +
+    ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${
+      shortId(store, s.harness, s.native_id)
+    }).${fate}` +
     (why ? ` ${why}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
   return { text, keys: [`file:${target}`] };
 }

@@ -144,7 +144,7 @@ export function contextBlock(
   }
   if (!lead) {
     lead = `Where the last session in this project left off (whole digest: deja ctx ${
-      shortId(target.native_id)
+      shortId(store, target.harness, target.native_id)
     }):`;
   }
   const head = notes ? `${notes}\n\n${lead}` : lead;
@@ -302,7 +302,9 @@ export function promptBlock(
     // were listed "in this project" with no path, so the agent could not tell them apart).
     const below = h.project && h.project !== project ? `, in ${oneLine(h.project, 80)}` : "";
     lines.push(
-      `- ${title} (${h.harness}, ${day(h.updated ?? h.started)}${below}, id ${shortId(h.id)})`,
+      `- ${title} (${h.harness}, ${day(h.updated ?? h.started)}${below}, id ${
+        shortId(store, h.harness, h.id)
+      })`,
     );
     for (const s of h.snippets) {
       const t = oneLine(stripControls(s.text), 220); // stripControls() drops the \x01/\x02 match marks
@@ -315,18 +317,19 @@ export function promptBlock(
   }
   const body = fitLines(lines, budget);
   if (body.split("\n").length < 2) return null;
-  const shown = hits.filter((h) => body.includes(`id ${shortId(h.id)})`));
+  const shown = hits.filter((h) => body.includes(`id ${shortId(store, h.harness, h.id)})`));
   return { text: body, keys: shown.map((h) => `recall:${h.rowid}`) };
 }
 
 /**
  * How a recalled session ended when that leaves its last request unanswered or its work
- * unfinished, with the harness's error after it (trial 85 F8: a session whose only answer was
- * "Prompt is too long" was recalled on the user's pasted error alone, as if handled).
+ * unfinished (calls with no reply after them too: trial 89 F5, a failed command the last word),
+ * with the harness's error after it (trial 85 F8: a session whose only answer was "Prompt is
+ * too long" was recalled on the user's pasted error alone, as if handled).
  */
 function endedLine(store: Store, row: SessionRow): string | null {
   const t = tailEnding(store, row);
-  if (!t || !t.ending || t.ending === "calls_only") return null;
+  if (!t || !t.ending) return null;
   const said = t.notice ? ` (the harness: “${gist(stripControls(t.notice), 120)}”)` : "";
   return `ended: ${endingText(t.ending)}${said}`;
 }
