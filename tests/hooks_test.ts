@@ -1188,6 +1188,42 @@ Deno.test("hook-prompt says a recalled session's last request got no reply", asy
   }
 });
 
+// Trial 89 F5: a session whose command failed, no reply after it, was recalled on its prompt.
+Deno.test("hook-prompt says a recalled session ended on calls no reply followed", async () => {
+  const failed: SessionSpec = {
+    id: "e1e5100f-0000-4000-8000-00000000000f",
+    cwd: "/w/dash",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "migrate the zorbel schema" },
+      { bash: "make migrate-zorbel", out: "relation zorbel does not exist", exit: 2 },
+    ],
+  };
+  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
+    w,
+    i,
+  ) => ({
+    id: `e1e6${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
+    cwd: `/w/${w}`,
+    start: "2026-10-08T10:00:00Z",
+    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
+  }));
+  const ix = await indexSessions([failed, ...others]);
+  try {
+    const ev = {
+      session_id: "agent-m",
+      cwd: "/w/dash",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "the zorbel schema migration again",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, "id e1e5100f");
+    assertStringIncludes(t, "ended: no reply followed the last tool calls");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 89 F8: Codex ids of sessions begun within a minute share their first 8 characters; the
 // hook named both by them, and its own `deja ctx <id>` hint matched two sessions.
 Deno.test("hook-prompt names a recalled session by an id no other session shares", async () => {
