@@ -717,14 +717,16 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
   absentHint(io, d.absent, Boolean(d.shortened));
   if (d.modelOf) {
     const n = d.modelOf.sessions;
+    const count = n === 1 ? "1 session" : `${n} sessions`;
+    const q = d.modelOf.query;
     io.err(
-      `hint: '${d.modelOf.word}' is part of the model's name of ${
-        n === 1 ? "1 session" : `${n} sessions`
-      }: ${
-        d.modelOf.query === undefined ? "deja last" : searchCommand(
-          /^[\w .-]+$/.test(d.modelOf.query) ? d.modelOf.query : shQuote(d.modelOf.query),
-        )
-      } --model ${shQuote(d.modelOf.word)}\n`,
+      q === undefined
+        ? `hint: '${d.modelOf.word}' is part of the model's name of ${count}: deja last --model ${
+          shQuote(d.modelOf.word)
+        }\n`
+        : `hint: '${d.modelOf.word}' is part of a model's name: ${
+          searchCommand(/^[\w .-]+$/.test(q) ? q : shQuote(q))
+        } --model ${shQuote(d.modelOf.word)} lists ${count}\n`,
     );
   }
   if (!found) apartHint(io, d.apart, d.filtered?.filters);
@@ -755,8 +757,9 @@ function modelAmong(
   if (words.length < 2) return undefined;
   for (const w of words) {
     if (!/^[\w.:/-]{3,}$/.test(w) || !/[\d.:/-]/.test(w)) continue;
-    const sessions = Q.sessionsOfModel.get(store, { text: w })!.n;
-    if (!sessions) continue;
+    // A subagent's model counts (trial 90 F10: `gemini-2.5-pro investigation` got no hint,
+    // the one session of that model a subagent).
+    if (Q.anyOfModel.get(store, { text: w })?.yes !== 1) continue;
     const rest = words.filter((x) => x !== w).join(" ");
     if (!rest || tokens(rest).every((t) => STOP_WORDS.has(t))) continue;
     const among = search(store, rest, {
@@ -764,7 +767,11 @@ function modelAmong(
       origins: { ...opts.origins, model: w },
       limit: 1,
     });
-    if (!among.nothingMatched && among.total) return { word: w, sessions, query: rest };
+    // Counted as that search lists them (trial 90 F10: "7 sessions" of a model where `--model`
+    // listed 6, a throwaway one hidden).
+    if (!among.nothingMatched && among.total) {
+      return { word: w, sessions: among.total, query: rest };
+    }
   }
   return undefined;
 }

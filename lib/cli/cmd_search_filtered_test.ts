@@ -90,14 +90,30 @@ Deno.test("a model's name beside other words none match exactly is pointed to --
   const ix = await indexSessions([
     spec(1, "gpt-5.2", "Image rebuilt."),
     spec(2, "claude-opus-4-5", "Rebuilt; paperless-gpt tagged 5 times."),
+    // A subagent's model (trial 90 F10: no hint, its session a subagent).
+    {
+      ...spec(2, "gemini-2.5-pro", "Investigated the layer cache."),
+      agent: "a1",
+      turns: [{ user: "investigate the layer cache" }, { say: "Investigated the layer cache." }],
+    },
   ]);
   try {
     const io = captureIO(ix.env, false);
     await searchCmd.run(args(["gpt-5", "docker"], { json: true }), io.io);
     const hints: string[] = JSON.parse(io.out()).hints;
     assert(
-      hints.includes("'gpt-5' is part of the model's name of 1 session: deja docker --model gpt-5"),
+      hints.includes(
+        "'gpt-5' is part of a model's name: deja docker --model gpt-5 lists 1 session",
+      ),
       JSON.stringify(hints),
+    );
+    const sub = captureIO(ix.env, false);
+    await searchCmd.run(args(["gemini-2.5-pro", "investigate"], { json: true }), sub.io);
+    assert(
+      JSON.parse(sub.out()).hints.includes(
+        "'gemini-2.5-pro' is part of a model's name: deja investigate --model gemini-2.5-pro lists 1 session",
+      ),
+      sub.out(),
     );
     // Matched exactly: no hint.
     const held = captureIO(ix.env, false);
