@@ -25,6 +25,7 @@ import {
   searchedIfNothing,
   searchedInstead,
   searchedNote,
+  searchLine,
   UnexpectedWords,
 } from "./lib/cli/question.ts";
 import { humanIO } from "./lib/cli/output.ts";
@@ -208,6 +209,22 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
         : positionalArgs(cmd, argv, await loadCommand(SEARCH));
       if (e instanceof DejaError && e.exitCode === 2 && searchedInstead(cmd, words)) {
         return await searchQuestion(cmd, words, argv, io);
+      }
+      // Words and an option the search takes, not the command (trial 90 F15: `deja mcp server
+      // connection --limit 4` was a bare "Unknown option", where without it the hint said how
+      // to search the words): the search that takes both.
+      const option = e instanceof DejaError && e.exitCode === 2 && words.length
+        ? /^Unknown option '-*([^'=]+)/i.exec(e.message)?.[1]
+        : undefined;
+      const search = option ? await loadCommand(SEARCH) : undefined;
+      if (search && option && Object.hasOwn(search.options ?? {}, option)) {
+        throw new DejaError(
+          (e as DejaError).message,
+          `to search these words: ${
+            searchLine(searchWordsOf(cmd.name, words), optionArgs(cmd, argv, search))
+          }; 'deja ${cmd.name} --help' shows the command`,
+          2,
+        );
       }
       throw e;
     }

@@ -152,6 +152,14 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
     assertEquals(show.code, 2, show.err);
     assertStringIncludes(show.err, "unexpected argument");
     assertStringIncludes(show.err, "hint: to search these words: deja search flask server;");
+    // With an option the search takes and the command does not (trial 90 F15: a bare
+    // "Unknown option").
+    const limited = await runMain(ix.env, ["mcp", "server", "connection", "--limit", "4"]);
+    assertEquals(limited.code, 2, limited.err);
+    assertStringIncludes(
+      limited.err,
+      "hint: to search these words: deja search --limit 4 mcp server connection;",
+    );
     // A session given to forget without --session (trial 34: the hint offered a search).
     const forget = await runMain(ix.env, ["forget", "c11c0001"]);
     assertEquals(forget.code, 2, forget.err);
