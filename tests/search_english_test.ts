@@ -14,8 +14,10 @@ Deno.test("a common English word the history lacks is not read as a look-alike i
     { id: "s-lint", events: [["user", "the linter fails on the socket module"]] },
     { id: "s-crash", events: [["user", "the app would crash on start"], ["assistant", "Fixed."]] },
     { id: "s-server", events: [["user", "restart the server"]] },
+    { id: "s-create", events: [["user", "create the release branch"]] },
   ], (s) => {
-    for (const q of ["winter", "cash", "pocket", "winter socket module"]) {
+    // Trial 90 F9: `crate` (a Rust word) was read as `create`.
+    for (const q of ["winter", "cash", "pocket", "winter socket module", "crate"]) {
       const r = search(s, q);
       assert(!r.changes.some((c) => c.from === q.split(" ")[0]), `${q}: ${JSON.stringify(r)}`);
       assertEquals(r.tier === "close", false, q);
