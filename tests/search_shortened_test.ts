@@ -35,6 +35,10 @@ Deno.test("nothing matched says how many stores were indexed in part, text and J
   assertStringIncludes(gone.err, hint);
   const json = JSON.parse((await runMain(env, ["search", "zorblaxian", "--json"])).out);
   assert(json.hints.includes(hint.slice(6, -1)), JSON.stringify(json.hints));
+  // Nothing matched, but every word is held: the cut part is no reason (trial 90 F16).
+  const phrase = await runMain(env, ["search", '"green build"']);
+  assertEquals(phrase.code, 1);
+  assert(!phrase.err.includes("indexed in part"), phrase.err);
   // Found, nothing to say.
   const found = await runMain(env, ["search", "green"]);
   assertEquals(found.code, 0);

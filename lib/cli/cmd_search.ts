@@ -313,7 +313,12 @@ export async function searchData(
     }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
-  const shortened = result.nothingMatched ? Q.sourcesShortened.get(store, {})!.n : 0;
+  // Stores indexed in part are named when a word of the query is in no event: the part cut
+  // out may hold it (trial 90 F16: named on every miss, the quotes of a phrase its only fault).
+  const stats = new TermStats(store);
+  const unheld = () =>
+    args.regex || tokens(args.query).some((t) => !STOP_WORDS.has(t) && stats.docs(t) === 0);
+  const shortened = result.nothingMatched && unheld() ? Q.sourcesShortened.get(store, {})!.n : 0;
   let unquoted: SearchData["unquoted"];
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
