@@ -77,7 +77,14 @@ import type { Store } from "./store.ts";
 import { changedFileSessions } from "./search/changed.ts";
 import { Q } from "./schema.ts";
 import type { Env } from "../core/model.ts";
-import { ftsAny, parseQuery, type QueryCut, STOP_WORDS, type TimeHint } from "./query.ts";
+import {
+  ftsAny,
+  type ParsedQuery,
+  parseQuery,
+  type QueryCut,
+  STOP_WORDS,
+  type TimeHint,
+} from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
 import { errorQuotes } from "./search/errortier.ts";
@@ -92,7 +99,7 @@ import { ladder } from "./search/ladder.ts";
 import { isApartWord, isJoinedPair } from "./search/compounds.ts";
 import { FEW, FEW_LITERAL, looseOnly, nearestAfter } from "./search/nearest.ts";
 import { heldBy } from "./search/whole.ts";
-import { coordinate } from "./search/concepts.ts";
+import { coordinate, SCAFFOLD } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledOrSpelt } from "./search/title.ts";
 import {
@@ -716,9 +723,18 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     return at && at.includes("\x01") ? at : snippet(t, alts);
   });
   trace("search: snippets");
-  const after = FEW_LITERAL.has(tier) && !nearestFollow && results.length < FEW &&
-      results.length < limit && o.nearest !== false && !ABLATE.nearestAfter &&
-      looseOnly(stats, scores, alts, results)
+  // A word of a question's scaffolding among the words (`forgejo problem`, `what was wrong
+  // with forgejo`) held by a session beside the others proves nothing of it: the nearest
+  // follow too (trial 90 F4: a session whose `problem` was an unrelated YAML fix was listed
+  // alone, the one titled "Forgejo crashing in k3s cluster" not at all).
+  const scaffolded = parsed.parts.length >= 2 &&
+    parsed.parts.some((p) => !p.quoted && p.tokens.length === 1 && LOOSE.has(p.tokens[0])) &&
+    !results.some((h) => h.titleMatch || h.promptMatch || h.verbatimMatch || h.joinedMatch);
+  const few = FEW_LITERAL.has(tier) && !nearestFollow && results.length < FEW &&
+    results.length < limit && o.nearest !== false && !ABLATE.nearestAfter;
+  const after = few && scaffolded
+    ? withoutScaffold(store, parsed, o, results, limit)
+    : few && looseOnly(stats, scores, alts, results)
     ? nearestAfter(store, stats, cache, parsed, query, f, rootOf, o, now, results, limit)
     : [];
   // Among sessions that hold every word, those that hold only some are marked (trial 25:
@@ -796,6 +812,45 @@ function asWritten(store: Store, j: { token: string; rows: Array<{ event_id: num
   }
   return j.token;
 }
+
+/**
+ * The sessions the query finds without its scaffolding's words (`forgejo` of `forgejo
+ * problem`), after `found`: at most {@link NEAREST_AFTER} of them, none of `found`. Empty when
+ * every word is scaffolding.
+ */
+function withoutScaffold(
+  store: Store,
+  parsed: ParsedQuery,
+  o: SearchOptions,
+  found: SessionHit[],
+  limit: number,
+): SessionHit[] {
+  const core = parsed.parts.filter((p) =>
+    p.quoted || p.tokens.length !== 1 || !LOOSE.has(p.tokens[0])
+  );
+  if (!core.length) return [];
+  const text = core.map((p) => p.quoted ? `"${p.tokens.join(" ")}"` : p.tokens.join(" "))
+    .join(" ");
+  const n = Math.min(NEAREST_AFTER, limit - found.length);
+  const shown = new Set(found.map((h) => h.rowid));
+  const res = run(store, parsed.time ? `${text} ${parsed.time.words}` : text, {
+    ...o,
+    limit: n + found.length,
+    nearest: false,
+  });
+  if (res.nothingMatched) return [];
+  return res.results.filter((h) => !shown.has(h.rowid)).slice(0, n);
+}
+
+/** Sessions {@link withoutScaffold} lists after a query's few matches, at most. */
+const NEAREST_AFTER = 5;
+
+/**
+ * Words that say a question is about trouble, not what it is about: the scaffolding's
+ * (lib/search/concepts.ts), with `wrong` (`what was wrong with forgejo`; a content word of a
+ * concept elsewhere: `computes wrong sums`) and plurals.
+ */
+const LOOSE: ReadonlySet<string> = new Set([...SCAFFOLD, "wrong", "problems", "issues", "bugs"]);
 
 /** How many of a long question's first sessions by relevance are looked at for one holding it whole. */
 const HELD_FIRST = 2;

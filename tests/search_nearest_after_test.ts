@@ -129,3 +129,32 @@ Deno.test("a sentence typed back says its phrase match alone holds it as typed",
     assertEquals(narration({ ...r, results: [first] }), "", "alone, nothing to tell apart");
     assertEquals(narration({ ...r, results: [first, { ...other, verbatimMatch: true }] }), "");
   }));
+
+// Trial 90 F4: `forgejo problem` listed one session whose `problem` was an unrelated YAML fix,
+// and not the one titled "Forgejo crashing in k3s cluster", which never says `problem`.
+Deno.test("a question's scaffolding word beside the others lists the sessions of the others after", () =>
+  withMemIndex([
+    {
+      id: "s-flux",
+      title: "Flux Kustomization",
+      events: [
+        ["user", "the kustomization has a problem: the yaml indent was wrong"],
+        ["tool_result", '{"HelmRelease/forgejo/forgejo":"unchanged"}'],
+      ],
+    },
+    {
+      id: "s-forgejo",
+      title: "Forgejo crashing in k3s cluster",
+      events: [["user", "forgejo keeps crashing"], [
+        "assistant",
+        "The forgejo probe was too short.",
+      ]],
+    },
+    { id: "s-other", events: [["user", "rename the ledger module"]] },
+  ], (s) => {
+    for (const q of ["forgejo problem", "what was wrong with forgejo"]) {
+      const r = search(s, q);
+      assertEquals(r.results.map((x) => x.id), ["s-flux", "s-forgejo"], q);
+      assertEquals(r.nearestAfter, 1, q);
+    }
+  }));
