@@ -745,6 +745,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ? lad.widened.ids
     : undefined;
   for (const r of results) if (some?.has(r.rowid)) r.partial = true;
+  // Nearest by relevance ranked above sessions holding every word as typed: those marked
+  // (trial 90 F5: `input 7 name empty string`, every result `partial: false` where one alone
+  // held all five words).
+  if (exactFollow && lad.widened?.tier === "relevance") {
+    for (const r of results) if (lad.widened.ids.has(r.rowid)) r.partial = true;
+  }
   for (const r of after) r.partial = true;
   results.push(...after);
   // Nearest by relevance, a session may hold none of the words, only words the index learned

@@ -105,6 +105,10 @@ Deno.test("exact matches beside word forms: labelled by what ranks first", () =>
       true,
       narration(relevance),
     );
+    // Those holding only some of the words are marked, the ones holding every word not
+    // (trial 90 F5: all were `partial: false`).
+    assertEquals(relevance.results[0].partial, true);
+    assertEquals(relevance.results.filter((r) => !r.partial).length, 2);
     // The sessions holding the words as typed are still listed.
     assertEquals(forms.results.map((x) => x.id).sort(), [
       "s-gitbash",
