@@ -67,3 +67,22 @@ Deno.test("nothing matched names each of two words apart with its own sessions a
     ix.cleanup();
   }
 });
+
+Deno.test("each word's count is what the command it names lists, its forms too", async () => {
+  // Trial 90 F12: "'broke' is in 1 (deja broke)" where `deja broke` listed 5, four by forms.
+  const ix = await memIndex([
+    ...HISTORY,
+    { id: "s-broke", events: [["user", "the deploy broke again"]] },
+    { id: "s-breaks", events: [["user", "the upgrade breaks the build"]] },
+    { id: "s-breaking", events: [["user", "a breaking change in the api"]] },
+  ]);
+  try {
+    const listed = JSON.parse((await runMain(ix.env, ["--json", "broke"])).out).results.length;
+    const r = await runMain(ix.env, ["--json", "broke", "redis"]);
+    const apart = JSON.parse(r.out).words_apart as Array<{ word: string; sessions: number }>;
+    assertEquals(apart.find((w) => w.word === "broke")?.sessions, listed);
+    assert(listed > 1, String(listed));
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -185,7 +185,13 @@ export function apartWords(
   if (words.length !== 2) return undefined;
   const out: ApartWord[] = [];
   for (const word of words) {
-    const r = search(store, word, { ...opts, limit: 1, nearest: false });
+    // At the limit the command it names lists them at (trial 90 F12: "in 1" where `deja broke`
+    // listed 5, its forms read only past a limit of one).
+    const r = search(store, word, {
+      ...opts,
+      limit: Math.max(opts.limit ?? 10, 10),
+      nearest: false,
+    });
     if (r.nothingMatched || !r.total) return undefined;
     // Matched as spelt (trial 78 F8: "'idempotnt' alone is in 3 sessions", a word in none).
     const as = r.tier === "close" ? r.changes.flatMap((c) => c.to.slice(0, 2)) : [];
