@@ -376,6 +376,27 @@ const RULES: Rule[] = [
     },
   },
   {
+    // `early march`, `in mid-august 2025`, `late sept`: the month's first, middle or last ten
+    // days (trial 90 F6: `devcontainer in early march` searched `early` and `march` as words,
+    // and listed sessions saying them, none of the three devcontainer sessions of March 4-5).
+    re: new RegExp(
+      `\\b(?:(?:in|during)\\s+)?(?:the\\s+)?(early|mid|late)[- ]?(${MONTH_NAMES})\\b\\.?(?:,?\\s+(?:of\\s+)?((?:19|20)\\d\\d)\\b)?`,
+      "i",
+    ),
+    window: (m, now) => {
+      const month = monthOf(m[2]);
+      const d = new Date(now);
+      let year = m[3] ? Number(m[3]) : d.getFullYear();
+      if (!m[3] && month > d.getMonth()) year--;
+      const part = m[1].toLowerCase();
+      const from = part === "early" ? 1 : part === "mid" ? 11 : 21;
+      const to = part === "late"
+        ? new Date(year, month + 1, 1).getTime()
+        : new Date(year, month, from + 10).getTime();
+      return [new Date(year, month, from).getTime(), to];
+    },
+  },
+  {
     // "may" and "march" alone are verbs: only "in may", "last march", "since may" count, or
     // a year after them (`march 2025`). A short name
     // (`sep`, `sept.`, `dec`) counts after such a word or before a year only (`jan` is a name).

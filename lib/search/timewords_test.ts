@@ -292,3 +292,26 @@ Deno.test("a day no calendar holds is no time, and February 29 without its year 
   assertEquals(timeHint("on 2024-02-29", now).hint?.from, new Date(2024, 1, 29).getTime());
   assertEquals(timeHint("on 2025-02-28", now).hint?.from, new Date(2025, 1, 28).getTime());
 });
+
+Deno.test("early, mid and late in a month name its first, middle and last ten days", () => {
+  // Trial 90 F6: `devcontainer in early march` searched `early` and `march` as words.
+  const now = new Date(2026, 11, 6, 12).getTime();
+  const at = (q: string) => {
+    const h = timeHint(q, now).hint;
+    return h && [new Date(h.from).toDateString(), new Date(h.to).toDateString(), h.words];
+  };
+  assertEquals(at("devcontainer in early march"), [
+    new Date(2026, 2, 1).toDateString(),
+    new Date(2026, 2, 11).toDateString(),
+    "in early march",
+  ]);
+  assertEquals(at("redis mid-august 2025")?.slice(0, 2), [
+    new Date(2025, 7, 11).toDateString(),
+    new Date(2025, 7, 21).toDateString(),
+  ]);
+  assertEquals(at("late feb")?.slice(0, 2), [
+    new Date(2026, 1, 21).toDateString(),
+    new Date(2026, 2, 1).toDateString(),
+  ]);
+  assertEquals(timeHint("early adopters of the api", now).hint, undefined);
+});
