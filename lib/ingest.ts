@@ -555,6 +555,19 @@ export class SourceWriter {
         this.indexText();
         dropEvents(st, [id]);
         slot = { id, nextSeq: 0, fresh: new Set(), results: new Set(), models: [] };
+        // Read whole again from a store of whole sessions: its times, title and model are the
+        // read's, not merged with what the index held (trial 89 F3: a session deleted and made
+        // again under its id kept the old one's start and, naming none, its model).
+        if (this.mode === "sessions" || c.whole) {
+          row = {
+            ...row,
+            started: null,
+            updated: null,
+            time_from_file: undefined,
+            model: null,
+            title: null,
+          };
+        }
       } else {
         slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1, model: null };
         const plan = this.merge.get(k);

@@ -145,6 +145,33 @@ Deno.test("a session deleted inside a healthy store leaves the index at the next
   }
 });
 
+Deno.test("a session made again under its id is the new one: its start and title", async () => {
+  // Trial 89 F3: deleted and made again between two runs, it kept the old one's start time.
+  const w = world();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const db = new DatabaseSync(w.path);
+    db.exec("DELETE FROM messages WHERE session_id = 'bbbbbbbb-s'");
+    db.exec("DELETE FROM sessions WHERE id = 'bbbbbbbb-s'");
+    db.exec("INSERT INTO sessions VALUES ('bbbbbbbb-s', 'again', 5000, 5000)");
+    db.exec(
+      `INSERT INTO messages VALUES ('b9', 'bbbbbbbb-s', 'user', '[{"type":"text","data":{"text":"b anew"}}]', 5000)`,
+    );
+    db.close();
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const idx = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"), { readOnly: true });
+    try {
+      const row = idx.prepare("SELECT title, started FROM sessions WHERE native_id = 'bbbbbbbb-s'")
+        .get() as { title: string; started: number };
+      assertEquals(row, { title: "again", started: 5_000_000 });
+    } finally {
+      idx.close();
+    }
+  } finally {
+    w.cleanup();
+  }
+});
+
 Deno.test("a session opencode deleted leaves the index, read in a parse worker too", async () => {
   const dir = tempDir("deja-oc-deleted-");
   try {
