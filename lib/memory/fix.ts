@@ -60,6 +60,8 @@ import { oneLine } from "../../core/text.ts";
 import { type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
 import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
+import { ERROR_LINE, errorQuotes, errorTier } from "../search/errortier.ts";
+import { TermStats } from "../search/expand.ts";
 import { shortRef } from "../sessions.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
@@ -772,7 +774,15 @@ export function findFixes(
     }
     : hiddenOnly(
       {
-        ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left, mine),
+        ...unseen(
+          store,
+          signatures,
+          names,
+          opts.mentions ? opts.hidden : "skip",
+          left,
+          mine,
+          errorText,
+        ),
         lookedFor,
         hidden: left.size,
       },
@@ -887,6 +897,8 @@ function unseen(
   left: Set<number>,
   /** The pasted error's quoted names: a line quoting another kind of name is no match. */
   mine: readonly Quoted[] = [],
+  /** The error as pasted: what the search's error tier matches when no signature is held. */
+  errorText = "",
 ): Omit<FixResult, "lookedFor" | "hidden"> {
   const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
     .filter((h) => {
@@ -895,6 +907,12 @@ function unseen(
       if (countsAsHidden(hidden, h.sessionId)) left.add(h.sessionId);
       return false;
     });
+  // No signature held: the events the search's error tier matches (its distinctive words,
+  // what changes from run to run aside), so that an error the search finds is not "never
+  // seen" (trial 92 F1: another pod's name, a provider's error pasted whole, a log line).
+  if (!found.length && hidden !== "skip" && errorText) {
+    found.push(...likeHits(store, errorText, hidden));
+  }
   const held = new Set(
     [...new Set(found.map((h) => h.sessionId))].filter((id) =>
       holdsNames(found.filter((h) => h.sessionId === id), names)
@@ -942,6 +960,37 @@ function unseen(
     names,
     specific,
   };
+}
+
+/**
+ * The events of sessions not `hidden` that the search's error tier matches for `errorText`
+ * (lib/search/errortier.ts), as hits of the harness's kind of event; at most 5 sessions.
+ */
+function likeHits(store: Store, errorText: string, hidden: ReadonlySet<number> | undefined): Hit[] {
+  const text = errorQuotes(errorText) ?? errorText;
+  const tier = errorTier(new TermStats(store), text, {
+    hideSessionIds: hidden ? [...hidden] : undefined,
+  }, (id) => id);
+  const best = [...tier.scores.values()].sort((a, b) => b.score - a.score).slice(0, 5)
+    .map((s) => s.events[0].row);
+  const texts = new Map(
+    Q.eventTexts.all(store, { ids: JSON.stringify(best.map((r) => r.event_id)) })
+      .map((t) => [t.id, t.text]),
+  );
+  return best.map((r) => {
+    const body = texts.get(r.event_id) ?? "";
+    const line = body.split(/\r?\n/).find((l) => ERROR_LINE.test(l)) ?? body.split("\n")[0];
+    return {
+      sessionId: r.session_id,
+      seq: r.seq,
+      callId: null,
+      text: body.toLowerCase(),
+      line: oneLine(line, 200),
+      close: false,
+      kind: r.kind,
+      quoted: [],
+    };
+  });
 }
 
 function editedBetween(store: Store, sid: number, from: number, to: number): string[] {
