@@ -86,3 +86,18 @@ Deno.test("each word's count is what the command it names lists, its forms too",
     ix.cleanup();
   }
 });
+
+Deno.test("a language named by a letter and a symbol is no word apart", async () => {
+  // Trial 92 F6: `C# touch` said "'c' and 'touch' are in no session together".
+  const ix = await memIndex([...HISTORY, {
+    id: "s-c",
+    events: [["user", "plan c for the cache"]],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["C#", "touch"]);
+    assertEquals(r.code, 1);
+    assertEquals(r.err.includes("together"), false, r.err);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -181,6 +181,9 @@ export function apartWords(
   opts: SearchOptions,
 ): ApartWord[] | undefined {
   if (query.includes('"')) return undefined;
+  // A language named by a letter and a symbol is looked for as written, not as its letter
+  // (trial 92 F6: `C# powershell` said "'c' and 'powershell' are in no session together").
+  if (query.split(/\s+/).some((w) => /^[A-Za-z]{1,2}(?:#|\+\+)$/.test(w))) return undefined;
   const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
   if (words.length !== 2) return undefined;
   const out: ApartWord[] = [];
