@@ -231,6 +231,27 @@ function pointWindow(text: string, now: number, year?: number): [number, number]
     : [new Date(y, month, p.day).getTime(), new Date(y, month, p.day + 1).getTime()];
 }
 
+/** Weekday names and their three-letter forms, for a regular expression. */
+const WEEKDAY_NAMES = [...WEEKDAYS, ...WEEKDAYS.map((w) => w.slice(0, 3))].join("|");
+
+/**
+ * The year, of this one and the six before it, in which the month's day `point` (no year
+ * typed) falls on weekday `name`: the latest not after today; undefined when `name` is absent,
+ * a year is typed, or none does.
+ */
+function weekdayYear(name: string | undefined, point: string, now: number): number | undefined {
+  if (!name) return undefined;
+  const { year, month, day } = pointParts(point);
+  if (year !== undefined || month === undefined || day === undefined) return undefined;
+  const want = WEEKDAYS.findIndex((w) => w.startsWith(name.toLowerCase().slice(0, 3)));
+  const thisYear = new Date(now).getFullYear();
+  for (let y = thisYear; y > thisYear - 7; y--) {
+    const at: Date = new Date(y, month, day);
+    if (at.getTime() <= now && at.getMonth() === month && at.getDay() === want) return y;
+  }
+  return undefined;
+}
+
 /** The last `weekday` (0 Sunday) before today, as a day's window. */
 function lastWeekday(weekday: number, now: number): [number, number] {
   const back = (new Date(now).getDay() - weekday + 7) % 7 || 7;
@@ -276,14 +297,17 @@ const RULES: Rule[] = [
   {
     // A day of a month (`on jan 13th`, `13 january 2026`, `since march 5`): `may 5` and
     // `march 3` alone may be a verb and a count, so they need a word before them or a year.
+    // A weekday before it tells the year typed none (`Fri Sep 5` of a pasted terminal banner
+    // is 2025's, a Friday; trial 92 F12: read as this year's, a Saturday).
     re: new RegExp(
-      `\\b(?:(in|on|during|since|from|after|before)\\s+)?(${MONTH_DAY})(?![\\w-])`,
+      `\\b(?:(in|on|during|since|from|after|before)\\s+)?(?:(${WEEKDAY_NAMES}),?\\s+)?(${MONTH_DAY})(?![\\w-])`,
       "i",
     ),
     accept: (m) =>
-      (m[1] !== undefined || !/^(?:may|march)\b/i.test(m[2]) || /\d{4}/.test(m[2])) &&
-      dayExists(pointParts(m[2])),
-    window: (m, now) => turned(m[1], pointWindow(m[2], now), now),
+      (m[1] !== undefined || m[2] !== undefined || !/^(?:may|march)\b/i.test(m[3]) ||
+        /\d{4}/.test(m[3])) &&
+      dayExists(pointParts(m[3])),
+    window: (m, now) => turned(m[1], pointWindow(m[3], now, weekdayYear(m[2], m[3], now)), now),
   },
   {
     re: /\b(?:earlier )?(?:today|tonight|this (?:morning|afternoon|evening))\b/i,

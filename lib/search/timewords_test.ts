@@ -315,3 +315,16 @@ Deno.test("early, mid and late in a month name its first, middle and last ten da
   ]);
   assertEquals(timeHint("early adopters of the api", now).hint, undefined);
 });
+
+Deno.test("a weekday before a month's day picks the year it fell on that weekday", () => {
+  // Trial 92 F12: `Fri Sep  5` of a pasted terminal banner was read as 2026's, a Saturday.
+  const now = new Date(2026, 11, 6, 12).getTime();
+  const from = (q: string) => new Date(timeHint(q, now).hint!.from).toDateString();
+  assertEquals(
+    from("Last login: Fri Sep  5 09:47:40 on ttys000"),
+    new Date(2025, 8, 5).toDateString(),
+  );
+  assertEquals(from("Wed Mar 4 docker ps"), new Date(2026, 2, 4).toDateString());
+  // A year typed stays the year.
+  assertEquals(from("friday sep 5 2026"), new Date(2026, 8, 5).toDateString());
+});
