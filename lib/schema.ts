@@ -1263,6 +1263,12 @@ export const Q = {
     AND instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
     ["text"],
   ),
+  /** Row ids of the sessions (not subagents) whose model's name holds `text` (any case). */
+  sessionIdsOfModel: query<{ text: string }, Id>(
+    `SELECT id FROM sessions WHERE parent IS NULL
+    AND instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
+    ["text"],
+  ),
   /** Whether any session, a subagent too, names a model holding `text` (any case). */
   anyOfModel: query<{ text: string }, { yes: number }>(
     `SELECT EXISTS (SELECT 1 FROM sessions

@@ -55,7 +55,7 @@ import {
   symbolHint,
 } from "./_search_notes.ts";
 import { tokens } from "../search/tokenize.ts";
-import { idHolds } from "./search_words.ts";
+import { idHolds, shownOfModel } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
 const ROLES: Record<string, string[]> = {
@@ -370,9 +370,11 @@ export async function searchData(
   // A model's name alone (trial 53: `deja qwen` said only "nothing matched").
   const word = args.query.trim();
   // Beside look-alikes too (trial 57: `gpt-5` listed `paperless-gpt` and `5|`).
+  // Counted as `deja last --model` lists them (trial 92 F11: "7 sessions" where it listed 6,
+  // one of a throwaway project hidden).
   const modelOf = (!result.results.length || !exact) && !args.regex && !idOf && !filter.model &&
       /^[\w.:/-]+$/.test(word)
-    ? Q.sessionsOfModel.get(store, { text: word })!.n
+    ? shownOfModel(store, word, opts)
     : 0;
   // Beside other words, when none matched exactly (trial 83 F6: `gpt-5 docker` listed a session
   // holding `paperless-gpt`, and the six sessions of `gpt-5` models went unnamed).

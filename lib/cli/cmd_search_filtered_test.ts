@@ -137,6 +137,8 @@ Deno.test("--model keeps the sessions of that model, and a model's name typed is
   const ix = await indexSessions([
     spec(1, "qwen/qwen3-coder", "Reconnect backoff added."),
     spec(2, "claude-opus-4-5", "Reconnect jitter added."),
+    // A throwaway project's session of that model: hidden, so not counted (trial 92 F11).
+    { ...spec(3, "qwen/qwen3-coder", "Scratch."), cwd: "/tmp/scratch-q" },
   ]);
   try {
     const kept = captureIO(ix.env, false);

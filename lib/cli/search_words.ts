@@ -83,7 +83,7 @@ export function absentWords(
   })();
   if (!sessions) return undefined;
   const model = gone.length === 1 && !filters.some((f) => f.flag === "--model")
-    ? Q.sessionsOfModel.get(store, { text: gone[0] })!.n
+    ? shownOfModel(store, gone[0], opts)
     : 0;
   return {
     // Without the punctuation around them (trial 83: `'weird,'`, `'terraform:'`).
@@ -93,6 +93,23 @@ export function absentWords(
     ...(filters.length ? { filters } : {}),
     ...(model ? { model: { word: gone[0], sessions: model } } : {}),
   };
+}
+
+/**
+ * How many sessions (not subagents) of a model holding `word` the search shows, those of
+ * throwaway or excluded projects left out as it leaves them (trial 92 F11: "7 sessions" where
+ * `--model` listed 6).
+ */
+export function shownOfModel(store: Store, word: string, opts: SearchOptions): number {
+  const ids = Q.sessionIdsOfModel.all(store, { text: word }).map((r) => r.id);
+  if (!ids.length || !opts.env) return ids.length;
+  const hidden = defaultHidden(store, {
+    env: opts.env,
+    junk: opts.hideThrowaway === false,
+    here: opts.here,
+    project: opts.project,
+  });
+  return ids.filter((id) => !hidden.has(id)).length;
 }
 
 /**
