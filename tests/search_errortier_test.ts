@@ -152,3 +152,30 @@ Deno.test("a pasted error's own quotes are no phrases, and a provider's Invalid 
     ix.cleanup();
   }
 });
+
+Deno.test("a PowerShell cmdlet's error is an error line, its argument changed", async () => {
+  // Trial 92 F2: matched by signature only with `Error:` typed before it.
+  const ix = await memIndex([LOOKALIKE, {
+    id: "s-ps",
+    project: "/home/dev/work/vault",
+    events: [
+      ["user", "read the notes"],
+      [
+        "tool_result",
+        "Get-Content : A positional parameter cannot be found that accepts argument '1.md'.",
+      ],
+    ],
+  }]);
+  const s = ix.open();
+  try {
+    const r = search(
+      s,
+      "Get-Content : A positional parameter cannot be found that accepts argument 'notes.txt'.",
+      { env: ix.env },
+    );
+    assertEquals([r.tier, r.results.map((x) => x.id)], ["error", ["s-ps"]]);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});

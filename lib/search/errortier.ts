@@ -103,6 +103,9 @@ export const ERROR_LINE = new RegExp(
       .raw`\b(?:[Cc]annot|[Cc]an't|[Cc]ould not|[Uu]nable to) (?:find|read|open|resolve|connect|load|access|allocate|invoke)\b`,
     String
       .raw`\b(?:[Nn]o such file|not found|is not defined|does not exist|[Pp]ermission denied|[Cc]onnection refused|[Ss]egmentation fault|out of memory|timed out)\b`,
+    // PowerShell's error of a cmdlet (`Get-Content : A positional parameter cannot be found…`,
+    // trial 92 F2: matched only with `Error:` typed before it).
+    String.raw`^\s*[A-Z][a-z]+-[A-Z][A-Za-z]+\s+:\s+\S`,
     // A provider's validation message (`Invalid 'input[3].name': empty string`, trial 90 F3).
     String.raw`\bInvalid\s+['"\u2018][^'"\u2019]+['"\u2019]:`,
   ].join("|"),
