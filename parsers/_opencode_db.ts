@@ -259,7 +259,9 @@ export async function* readOpencodeDb(
         whole: true,
       };
     }
-    ctx.endWatermark = watermark;
+    // Never past now (trial 91 F2: one session stamped in the future hid every later change of
+    // the others): that one is read again each time instead.
+    ctx.endWatermark = Math.min(watermark, Date.now());
     // The sessions held now: those opencode deleted since the last read go.
     ctx.endHolds = heldIds(db, "session");
   } finally {

@@ -220,7 +220,10 @@ export const crush: Parser = {
         const raw = allRows<RawMessage>(msgs, row.id);
         yield readSession(row, raw, source.path, project, ctx.skip.bind(ctx), history);
       }
-      const w = typeof top === "number" ? top : Number(top);
+      // Never past now (trial 91 F2: one session stamped in the future, a clock skewed or a
+      // store synced from another machine, hid every later change of the others): that one
+      // is read again each time instead.
+      const w = Math.min(newest, nowIn(newest));
       ctx.endWatermark = Number.isFinite(w) && w > 0 ? w : ctx.since;
       // The sessions held now: those Crush deleted since the last read go.
       ctx.endHolds = heldIds(db, "sessions");
@@ -229,6 +232,11 @@ export const crush: Parser = {
     }
   },
 };
+
+/** Now in the unit of `stamp`: milliseconds for a stamp past 10^12, else seconds. */
+function nowIn(stamp: number): number {
+  return stamp > 1e12 ? Date.now() : Math.floor(Date.now() / 1000);
+}
 
 /** `<project>` for a store at `<project>/.crush/crush.db` when discovery gave no hint. */
 function projectOf(dbPath: string): string | undefined {

@@ -303,6 +303,14 @@ Deno.test("parse yields whole sessions updated at or after since when resuming f
     assertEquals(next.sessions.map((s) => s.id), [CHILD]);
     assertEquals(next.sessions[0].events.length, session(full.sessions, CHILD).events.length);
     assertEquals(next.ctx.endWatermark, T0 + 95000);
+    // A session stamped in the future moves the watermark no further than now (trial 91 F2).
+    const f = new DatabaseSync(path);
+    f.exec(`UPDATE session SET time_updated = ${Date.now() + 86_400_000} WHERE id = '${CHILD}'`);
+    f.close();
+    const before = Date.now();
+    const skewed = await parseOne(opencode, dbSource(path), env, { since: T0 + 95001 });
+    assertEquals(skewed.sessions.map((s) => s.id), [CHILD]);
+    assert(skewed.ctx.endWatermark! <= Date.now() && skewed.ctx.endWatermark! >= before);
   });
 });
 

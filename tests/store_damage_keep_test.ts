@@ -172,6 +172,30 @@ Deno.test("a session made again under its id is the new one: its start and title
   }
 });
 
+Deno.test("a session stamped in the future hides no later change of the others", async () => {
+  // Trial 91 F2: the store's watermark moved past now, and every later turn of the other
+  // sessions went unread until the clock passed it.
+  const w = world();
+  try {
+    const future = Math.floor(Date.now() / 1000) + 86_400 * 365;
+    const db = new DatabaseSync(w.path);
+    db.exec(`UPDATE sessions SET updated_at = ${future} WHERE id = 'cccccccc-s'`);
+    db.close();
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const now = Math.floor(Date.now() / 1000);
+    const db2 = new DatabaseSync(w.path);
+    db2.exec(
+      `INSERT INTO messages VALUES ('a9', 'aaaaaaaa-s', 'user', '[{"type":"text","data":{"text":"later turn"}}]', ${now})`,
+    );
+    db2.exec(`UPDATE sessions SET updated_at = ${now} WHERE id = 'aaaaaaaa-s'`);
+    db2.close();
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts().a, 3);
+  } finally {
+    w.cleanup();
+  }
+});
+
 Deno.test("a session opencode deleted leaves the index, read in a parse worker too", async () => {
   const dir = tempDir("deja-oc-deleted-");
   try {
