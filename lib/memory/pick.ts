@@ -47,6 +47,11 @@ function shortId(arg: string): boolean {
   return /^(?=[a-z]*\d)[0-9a-z]{1,3}$/i.test(arg);
 }
 
+/** A word with a dash, an underscore or a capital inside (`end-s`, `sessionX`): no prose. */
+function notProse(arg: string): boolean {
+  return /^\S*[a-z0-9][-_]\S*$/i.test(arg) || /[a-z][A-Z]/.test(arg);
+}
+
 /** The session an argument picked, and how. */
 export interface Picked {
   session: SessionRow;
@@ -106,8 +111,12 @@ export function pickSession(
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
-      // Several sessions start so: an id-like prefix lists them (exit 2), never picks one.
-      if (e.exitCode !== 1 && (looksLikeId(a) || hexPrefix(a) || shortId(a))) throw e;
+      // Several sessions start so: an id-like prefix lists them (exit 2), never picks one; so
+      // does one written as no prose is (`end-s`, `sessionX`: trial 91 F4, each digested a
+      // session nearest by relevance, exit 0).
+      if (
+        e.exitCode !== 1 && (looksLikeId(a) || hexPrefix(a) || shortId(a) || notProse(a))
+      ) throw e;
       if (e instanceof AmbiguousSession) several = e;
       noId = e instanceof NoSessionMatch && idShaped(a);
     }

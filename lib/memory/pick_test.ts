@@ -62,3 +62,22 @@ Deno.test("pickSession takes a short id with a digit as show does, and lists sev
     ix.cleanup();
   }
 });
+
+// Trial 91 F4: `ctx end-s`, `ctx sessionX`, which several ids start with, digested another
+// session, exit 0.
+Deno.test("pickSession lists the sessions a prefix written as no prose starts", async () => {
+  const ix = await memIndex([
+    { id: "sessionX-alpha", events: [["user", "rebuild the ledger"], ["assistant", "Rebuilt."]] },
+    { id: "sessionX-beta", events: [["user", "rotate the keys"], ["assistant", "Rotated."]] },
+    { id: "other", events: [["user", "the session x was restored from the sprint backup"]] },
+  ]);
+  const s = ix.open();
+  try {
+    assertThrows(() => pickSession(s, "sessionX"), AmbiguousSession);
+    // A word a session holds as written is still searched.
+    assertEquals(pickSession(s, "ledger")?.session.native_id, "sessionX-alpha");
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
