@@ -422,6 +422,12 @@ export async function writeSource(
         examples.unshift(keptNote(src.path, [...losses, ...continued], why));
       }
     }
+    // A database emptied, or no longer of its harness's schema (another program's file put in
+    // its place), returns none of the sessions the index holds from it: kept as indexed, and
+    // said so as of a file emptied (trial 91 F5: show, sources and doctor said nothing).
+    const unsaid = mode === "sessions" && (ctx.counts.empty || ctx.counts.unknown_schema)
+      ? Q.nativeIdsOfSource.all(store, { source: src.path }).map((r) => r.native_id)
+      : [];
     // A database read past its watermark lists the sessions it holds: one the index holds from
     // it that it does not list was deleted inside it, and goes, as a read of the whole store
     // drops it (trial 86 F3: a session deleted in Crush stayed searchable, nothing said so).
@@ -463,14 +469,24 @@ export async function writeSource(
       skipped: {
         counts,
         examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
-        ...(kept ? { kept, keptIds: keptIds(losses, continued) } : {}),
+        ...(kept
+          ? { kept, keptIds: keptIds(losses, continued) }
+          : unsaid.length
+          ? { kept: unsaid.length, keptIds: unsaid.slice(0, 200) }
+          : {}),
       },
       drift: JSON.stringify(drift),
     });
     batch.keep(size - offset);
     // Said as `deja sources` and `deja doctor` say it: a cut-off last line is `truncated`.
     const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
-    const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept, added);
+    const damage = damageLine(
+      src.path,
+      seen,
+      agedExamples(ctx.examples, mtime),
+      kept || unsaid.length,
+      added,
+    );
     // A copy of sessions held from another store was read (lib/copies.ts): not nothing.
     const held = (Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0) +
       (Q.copyCount.get(store, { source: src.path })?.n ?? 0);

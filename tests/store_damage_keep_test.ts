@@ -196,6 +196,33 @@ Deno.test("a session stamped in the future hides no later change of the others",
   }
 });
 
+Deno.test("a database emptied or replaced by another program's keeps its sessions, and says so", async () => {
+  // Trial 91 F5: show, sources and doctor said nothing, as they do of a file emptied.
+  for (const replace of ["empty", "other"] as const) {
+    const w = world();
+    try {
+      assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+      if (replace === "empty") writeFileSync(w.path, "");
+      else {
+        rmSync(w.path);
+        const db = new DatabaseSync(w.path);
+        db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+        db.close();
+      }
+      assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+      assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+      const show = await run(["show", "bbbbbbbb", "--json"], w.vars);
+      const damage = JSON.parse(show.out).source_damage;
+      assertEquals(damage?.kept_as_indexed, 3, replace);
+      assertEquals(damage?.now_empty ?? false, replace === "empty");
+      const s = await run(["sources"], w.vars);
+      assertStringIncludes(s.out, "kept 3 sessions as indexed");
+    } finally {
+      w.cleanup();
+    }
+  }
+});
+
 Deno.test("a session opencode deleted leaves the index, read in a parse worker too", async () => {
   const dir = tempDir("deja-oc-deleted-");
   try {
