@@ -223,6 +223,35 @@ Deno.test("a database emptied or replaced by another program's keeps its session
   }
 });
 
+Deno.test("index names the stores sessions were deleted inside past the first five, as a count", async () => {
+  // Trial 91 F8: the sixth database's deletions went unsaid in the text.
+  const dir = tempDir("deja-deleted-six-");
+  try {
+    const projects = Array.from({ length: 6 }, (_, i) => join(dir, `p${i}`));
+    for (const p of projects) mkdirSync(join(p, ".crush"), { recursive: true });
+    mkdirSync(join(dir, "crush"), { recursive: true });
+    listProjects(dir, projects);
+    const pairs = [["a", "b"], ["d", "e"], ["f", "g"], ["h", "i"], ["j", "k"], ["l", "m"]];
+    projects.forEach((p, i) => tinyStore(join(p, ".crush", "crush.db"), pairs[i]));
+    const vars = tinyVars(dir);
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    projects.forEach((p, i) => {
+      const id = `${pairs[i][1].repeat(8)}-s`;
+      const db = new DatabaseSync(join(p, ".crush", "crush.db"));
+      db.exec(`DELETE FROM messages WHERE session_id = '${id}'`);
+      db.exec(`DELETE FROM sessions WHERE id = '${id}'`);
+      db.close();
+    });
+    const r = await run(["index"], vars);
+    assertEquals(r.code, 0, r.err);
+    const text = r.out + r.err;
+    assertEquals(text.split("was deleted inside it").length - 1, 5, text);
+    assertStringIncludes(text, "1 more stores so ('deja index --json' lists them)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("a session opencode deleted leaves the index, read in a parse worker too", async () => {
   const dir = tempDir("deja-oc-deleted-");
   try {

@@ -131,6 +131,14 @@ export function indexText(
       );
     }
     for (const x of (h.shrunk ?? []).slice(0, 5)) lines.push(c.dim(`              ${x}`));
+    // The rest counted, not dropped (trial 91 F8: a sixth database's deletions went unsaid).
+    if ((h.shrunk?.length ?? 0) > 5) {
+      lines.push(
+        c.dim(
+          `              ${h.shrunk!.length - 5} more stores so ('deja index --json' lists them)`,
+        ),
+      );
+    }
     const g = h.gone_while_read;
     if (g) {
       lines.push(c.dim(`              not read: ${goneWhileRead(g)}`));
