@@ -10,7 +10,14 @@ import { harnessIds } from "../../core/registry.ts";
 import { Q } from "../schema.ts";
 import { AmbiguousSession, looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
-import { moreLiteralOutside, search, type SearchOptions, type Tier } from "../search.ts";
+import {
+  moreLiteralOutside,
+  search,
+  type SearchOptions,
+  type SearchResult,
+  type SessionHit,
+  type Tier,
+} from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 
@@ -45,6 +52,22 @@ function hexPrefix(arg: string): boolean {
  */
 function shortId(arg: string): boolean {
   return /^(?=[a-z]*\d)[0-9a-z]{1,3}$/i.test(arg);
+}
+
+/** Results a pick reads: the first, and the sessions a question's few loose matches are followed by. */
+const PICK_FROM = 6;
+
+/**
+ * The first result, or the first of those listed after a question's few loose matches
+ * (`nearest_after`) whose title holds the question's other words where the first's does not
+ * (trial 93 F2: `ctx forgejo issue` digested a YAML fix holding `forgejo` in a pasted log and
+ * `issue` in passing, not the session titled "Forgejo crashing in k3s cluster").
+ */
+function titledAfter(res: SearchResult): SessionHit | undefined {
+  const first = res.results[0];
+  if (!first || first.titleMatch || !res.nearestAfter) return first;
+  const after = res.results.slice(res.results.length - res.nearestAfter);
+  return after.find((h) => h.titleMatch) ?? first;
 }
 
 /** A word with a dash, an underscore or a capital inside (`end-s`, `sessionX`): no prose. */
@@ -127,9 +150,10 @@ export function pickSession(
     if (missed) missed.common = true;
     return null;
   }
-  const res = search(store, a, { ...filters, limit: 1 });
+  // Room for the sessions a question's few loose matches are followed by (lib/search.ts).
+  const res = search(store, a, { ...filters, limit: PICK_FROM });
   // A widened guess under a filter is no pick (trial 57: `ctx redis --harness claude`).
-  const top = moreLiteralOutside(store, a, filters, res) ? undefined : res.results[0];
+  const top = moreLiteralOutside(store, a, filters, res) ? undefined : titledAfter(res);
   // A word that also starts several ids (`prompt`) and that no session holds: the ids.
   if (several && !top) throw several;
   // A short word of letters no session holds as written may be the start of an id (`dc`,

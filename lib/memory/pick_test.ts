@@ -81,3 +81,34 @@ Deno.test("pickSession lists the sessions a prefix written as no prose starts", 
     ix.cleanup();
   }
 });
+
+// Trial 93 F2: `ctx forgejo issue` digested a YAML fix holding `forgejo` in a pasted log and
+// `issue` in passing, not the session titled by forgejo.
+Deno.test("pickSession takes a session titled by a trouble question's other words over a loose match", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-flux",
+      title: "Flux Kustomization",
+      events: [
+        ["user", "fix the kustomization yaml"],
+        ["tool_result", '{"HelmRelease/forgejo/forgejo":"unchanged"}'],
+        ["assistant", "The issue has been resolved: the indent was wrong."],
+      ],
+    },
+    {
+      id: "s-forgejo",
+      title: "Forgejo crashing in k3s cluster",
+      events: [["user", "forgejo keeps crashing"], ["assistant", "Looking at the probe."]],
+    },
+    { id: "s-other", events: [["user", "rename the ledger module"]] },
+  ]);
+  const s = ix.open();
+  try {
+    assertEquals(pickSession(s, "forgejo issue")?.session.native_id, "s-forgejo");
+    // Matched whole by one session: that one.
+    assertEquals(pickSession(s, "kustomization yaml")?.session.native_id, "s-flux");
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
