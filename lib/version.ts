@@ -82,12 +82,13 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)
-  crush: 7, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
+  crush: 8, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title;
   // 6 (session 36): a write over a file gets the content it replaced from Crush's file history,
   // and one with no result whose file that history never kept failed; 7: that result is said
-  // to be empty, not missing (trial 63)
+  // to be empty, not missing (trial 63); 8 (session 43): a turn's error notice names the model
+  // that failed (trial 93 F4)
   hermes: 1,
   kimi: 4, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line;
   // 4: a prompt history's session is dated by a shared file (undated, lib/session_time.ts)

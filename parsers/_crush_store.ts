@@ -13,7 +13,7 @@ import { rootFrom } from "../core/paths.ts";
 import { columns, tables } from "../core/sqlite_read.ts";
 import { allRows, getRow } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
-import { obj, str, withModel } from "./_util.ts";
+import { modelName, obj, str, withModel } from "./_util.ts";
 import {
   crushMessageEvents,
   decodeParts,
@@ -256,6 +256,11 @@ export function readSession(
     if (r.model && evs.some((e) => e.kind === "assistant" || e.kind === "tool_call")) {
       model = r.model;
     }
+    // A turn that gave no reply but its error names the model that failed (trial 93 F4: the
+    // organization error of a gpt-5.2 turn was shown under the session's gpt-5, and `--model
+    // gpt-5.2` found nothing): the session's models list it, not its reply model.
+    const failed = modelName(r.model);
+    if (failed) { for (const e of evs) if (e.kind === "notice" && !e.model) e.model = failed; }
     return evs;
   });
   if (history && events.some((e) => e.tool?.writes?.length)) {

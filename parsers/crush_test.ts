@@ -1110,8 +1110,12 @@ Deno.test("a session's model is that of its last message holding a reply", async
           P({ type: "finish", data: { reason: "error", message: "boom" } }),
         ),
     );
-    const got = new Map((await parse(path)).sessions.map((s) => [s.id, s.model]));
+    const sessions = (await parse(path)).sessions;
+    const got = new Map(sessions.map((s) => [s.id, s.model]));
     assertEquals([got.get("s-none"), got.get("s-two")], [undefined, "gpt-5"]);
+    // The error of the turn that gave no reply names the model that failed (trial 93 F4).
+    const two = sessions.find((s) => s.id === "s-two")!;
+    assertEquals(two.events.filter((e) => e.kind === "notice").map((e) => e.model), ["gpt-5.2"]);
   } finally {
     t.cleanup();
   }
