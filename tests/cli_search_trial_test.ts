@@ -327,6 +327,9 @@ Deno.test("hidden sessions that hold every word are said before the look-alikes"
     );
     assertStringIncludes(r.err, "hint: --junk shows the throwaway ones\n");
     assert(!r.err.includes("left out; --junk"), r.err);
+    // And in JSON (trial 92 F14: `hints` was empty).
+    const json = JSON.parse((await runMain(ix.env, ["cat", "missing.txt", "--json"])).out);
+    assert(json.hints.includes("--junk shows the throwaway ones"), JSON.stringify(json.hints));
   } finally {
     ix.cleanup();
   }

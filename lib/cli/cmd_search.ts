@@ -492,7 +492,13 @@ export function searchJson(
     session_id: d.idOf ?? null,
     // What the text output says after its verdict (trial 47: a session's id among the words
     // was named on stderr and not here).
-    hints: hintsText(d, args).split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, "")),
+    hints: [
+      // Said in text before the look-alikes (trial 92 F14: missing here).
+      ...(d.result.nothingMatched && d.result.hidden > 0 && d.result.results.length
+        ? ["--junk shows the throwaway ones"]
+        : []),
+      ...hintsText(d, args).split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, "")),
+    ],
   };
 }
 
