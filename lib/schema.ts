@@ -1252,17 +1252,6 @@ export const Q = {
     `SELECT 1 AS one FROM sessions WHERE origin = ? LIMIT 1`,
     ["origin"],
   ),
-  /** Row ids of every session not from `origin` (null: this machine). */
-  /**
-   * Sessions none of whose models holds `text` (any case): `--model` (lib/search/sessions.ts
-   * `originHidden`). `model` is the last reply's, `models` every one of a session that switched.
-   */
-  /** How many sessions (not subagents, as `last` lists them) one of whose models holds `text` (any case). */
-  sessionsOfModel: query<{ text: string }, { n: number }>(
-    `SELECT count(*) AS n FROM sessions WHERE parent IS NULL
-    AND instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
-    ["text"],
-  ),
   /** Row ids of the sessions (not subagents) whose model's name holds `text` (any case). */
   sessionIdsOfModel: query<{ text: string }, Id>(
     `SELECT id FROM sessions WHERE parent IS NULL
@@ -1275,11 +1264,16 @@ export const Q = {
       WHERE instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0) AS yes`,
     ["text"],
   ),
+  /**
+   * Sessions none of whose models holds `text` (any case): `--model` (lib/search/sessions.ts
+   * `originHidden`). `model` is the last reply's, `models` every one of a session that switched.
+   */
   sessionsNotOfModel: query<{ text: string }, Id>(
     `SELECT id FROM sessions
     WHERE instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) = 0`,
     ["text"],
   ),
+  /** Row ids of every session not from `origin` (null: this machine). */
   sessionsNotOfOrigin: query<{ origin: string | null }, Id>(
     `SELECT id FROM sessions WHERE origin IS NOT ?`,
     ["origin"],
