@@ -1107,6 +1107,19 @@ Deno.test("hook-tool reads the reply after an earlier change with what refutes i
   }
 });
 
+/**
+ * Twenty sessions of other work in other folders (ids `<prefix>0000-…`), so that the words of
+ * the session a test recalls are rare.
+ */
+function otherWork(prefix: string): SessionSpec[] {
+  return Array.from({ length: 20 }, (_, i) => `module${i}`).map((w, i) => ({
+    id: `${prefix}${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
+    cwd: `/w/${w}`,
+    start: "2026-10-08T10:00:00Z",
+    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
+  }));
+}
+
 // Trial 85 F4: the prompt hook quoted "Updated to `Alt+M`. That should work" as what the
 // session concluded, and left out the user's next message, "does not work".
 Deno.test("hook-prompt gives a conclusion with the user's next message when it reports a problem", async () => {
@@ -1122,15 +1135,7 @@ Deno.test("hook-prompt gives a conclusion with the user's next message when it r
     ],
   };
   // Other work, so the words of this one are rare.
-  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
-    w,
-    i,
-  ) => ({
-    id: `e1e1${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
-    cwd: `/w/${w}`,
-    start: "2026-10-08T10:00:00Z",
-    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
-  }));
+  const others = otherWork("e1e1");
   const ix = await indexSessions([keys, ...others]);
   try {
     const ev = {
@@ -1163,15 +1168,7 @@ Deno.test("hook-prompt says a recalled session's last request got no reply", asy
       { user: "quibble executable not found in PATH again, fix the zorbel image" },
     ],
   };
-  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
-    w,
-    i,
-  ) => ({
-    id: `e1e2${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
-    cwd: `/w/${w}`,
-    start: "2026-10-08T10:00:00Z",
-    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
-  }));
+  const others = otherWork("e1e2");
   const ix = await indexSessions([failed, ...others]);
   try {
     const ev = {
@@ -1199,15 +1196,7 @@ Deno.test("hook-prompt says a recalled session ended on calls no reply followed"
       { bash: "make migrate-zorbel", out: "relation zorbel does not exist", exit: 2 },
     ],
   };
-  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
-    w,
-    i,
-  ) => ({
-    id: `e1e6${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
-    cwd: `/w/${w}`,
-    start: "2026-10-08T10:00:00Z",
-    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
-  }));
+  const others = otherWork("e1e6");
   const ix = await indexSessions([failed, ...others]);
   try {
     const ev = {
@@ -1233,15 +1222,7 @@ Deno.test("hook-prompt names a recalled session by an id no other session shares
     start: "2026-10-09T10:00:00Z",
     turns: [{ user: "the zorbel quibble cache is stale" }, { say }],
   });
-  const others: SessionSpec[] = Array.from({ length: 20 }, (_, i) => `module${i}`).map((
-    w,
-    i,
-  ) => ({
-    id: `e1e4${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`,
-    cwd: `/w/${w}`,
-    start: "2026-10-08T10:00:00Z",
-    turns: [{ user: `rename the ${w} module` }, { say: `Renamed the ${w} module.` }],
-  }));
+  const others = otherWork("e1e4");
   const ix = await indexSessions([
     twin("0000", "Cleared the zorbel quibble cache."),
     twin("1111", "Rebuilt the zorbel quibble cache."),
