@@ -731,12 +731,17 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     parsed.parts.some((p) => !p.quoted && p.tokens.length === 1 && LOOSE.has(p.tokens[0])) &&
     !results.some((h) => h.titleMatch || h.promptMatch || h.verbatimMatch || h.joinedMatch);
   const few = FEW_LITERAL.has(tier) && !nearestFollow && results.length < FEW &&
-    results.length < limit && o.nearest !== false && !ABLATE.nearestAfter;
+    o.nearest !== false && !ABLATE.nearestAfter;
+  // Found whatever `--limit` says, and listed within it: `total` is what the search found, not
+  // what the limit let through (trial 92 F5: `--limit 1` dropped them silently, and changed
+  // `total` from 2 to 1).
+  const room = results.length + NEAREST_AFTER;
   const after = few && scaffolded
-    ? withoutScaffold(store, parsed, o, results, limit)
+    ? withoutScaffold(store, parsed, o, results, room)
     : few && looseOnly(stats, scores, alts, results)
-    ? nearestAfter(store, stats, cache, parsed, query, f, rootOf, o, now, results, limit)
+    ? nearestAfter(store, stats, cache, parsed, query, f, rootOf, o, now, results, room)
     : [];
+  const listedAfter = after.slice(0, Math.max(0, limit - results.length));
   // Among sessions that hold every word, those that hold only some are marked (trial 25:
   // `how did we set up the k3s app` said every session listed held the words between its
   // events; eight of ten had no `k3s`).
@@ -751,8 +756,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (exactFollow && lad.widened?.tier === "relevance") {
     for (const r of results) if (lad.widened.ids.has(r.rowid)) r.partial = true;
   }
-  for (const r of after) r.partial = true;
-  results.push(...after);
+  for (const r of listedAfter) r.partial = true;
+  results.push(...listedAfter);
   // Nearest by relevance, a session may hold none of the words, only words the index learned
   // go with them: marked (trial 45: `developer role ollama` listed second a session holding
   // none of the three, and said nothing).
@@ -786,7 +791,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...(exactFollow ? { exactFollow } : {}),
     ...(formsFollow ? { formsFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
-    ...(after.length ? { nearestAfter: after.length } : {}),
+    ...(listedAfter.length ? { nearestAfter: listedAfter.length } : {}),
     ...(joinedBy && results[0]?.joinedMatch
       ? {
         joined: asWritten(store, joinedBy),

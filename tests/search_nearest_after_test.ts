@@ -157,4 +157,11 @@ Deno.test("a question's scaffolding word beside the others lists the sessions of
       assertEquals(r.results.map((x) => x.id), ["s-flux", "s-forgejo"], q);
       assertEquals(r.nearestAfter, 1, q);
     }
+    // A limit lists fewer, and `total` still counts them (trial 92 F5: 2 -> 1, said nowhere).
+    const one = search(s, "forgejo problem", { limit: 1 });
+    assertEquals([one.results.map((x) => x.id), one.total, one.nearestAfter], [
+      ["s-flux"],
+      2,
+      undefined,
+    ]);
   }));
