@@ -1155,6 +1155,37 @@ Deno.test("hook-prompt gives a conclusion with the user's next message when it r
   }
 });
 
+// Trial 93 F10: a reply that offered a hypothesis ("likely caused") was labelled "concluded".
+Deno.test("hook-prompt labels a recalled reply that hedges as guessed, not concluded", async () => {
+  const guess: SessionSpec = {
+    id: "e1e7100f-0000-4000-8000-00000000000f",
+    cwd: "/w/dash",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "why did the zorbel backfill tests break after the quibble commit?" },
+      {
+        say: "Here's why the quibble commit likely broke the zorbel backfill tests. The " +
+          "problem is that the getter returns false, yet the template still evaluates it.",
+      },
+    ],
+  };
+  const ix = await indexSessions([guess, ...otherWork("e1e8")]);
+  try {
+    const ev = {
+      session_id: "agent-g",
+      cwd: "/w/dash",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "the zorbel backfill tests broke again after quibble",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, "id e1e7100f");
+    assertStringIncludes(t, "guessed: ");
+    assert(!t.includes("concluded:"), t);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 85 F8: a session whose last request got no reply was recalled on its words alone, as
 // if the matter had been handled.
 Deno.test("hook-prompt says a recalled session's last request got no reply", async () => {

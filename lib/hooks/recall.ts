@@ -311,7 +311,7 @@ export function promptBlock(
       if (t) lines.push(`  > ${t}`);
     }
     const c = conclusion(store, h.rowid);
-    if (c) lines.push(`  concluded: ${c}`);
+    if (c) lines.push(`  ${c}`);
     const end = row && endedLine(store, row);
     if (end) lines.push(`  ${end}`);
   }
@@ -334,7 +334,11 @@ function endedLine(store: Store, row: SessionRow): string | null {
   return `ended: ${endingText(t.ending)}${said}`;
 }
 
-/** The gist of the session's last concluding assistant turn, or null. */
+/** Words of a reply that offers a guess, not a finding. */
+const HEDGED =
+  /\b(?:likely|probably|possibly|perhaps|might (?:be|have)|may (?:be|have)|could be|I (?:think|suspect|believe|guess)|my (?:guess|hypothesis)|hypothes[ie]s|presumably|seems? to|appears? to)\b/i;
+
+/** The gist of the session's last concluding assistant turn, labelled, or null. */
 function conclusion(store: Store, sessionRowId: number): string | null {
   const sig = Q.sessionSignals.get(store, { ids: JSON.stringify([sessionRowId]) });
   if (sig?.concluded == null) return null;
@@ -347,6 +351,9 @@ function conclusion(store: Store, sessionRowId: number): string | null {
   // With the user's next message when it reports a problem (trial 85 F4: "Updated to `Alt+M`.
   // That should work" was quoted as the outcome, the user's "does not work" left out).
   const next = problemAfter(store, sessionRowId, sig.concluded, 100);
-  return gist(stripControls(rows[0].text), 200) +
+  // A reply that hedges (`here's why it likely broke`) guessed, and is said to (trial 93 F10:
+  // an unverified hypothesis was labelled "concluded").
+  const label = HEDGED.test(rows[0].text.slice(0, 600)) ? "guessed" : "concluded";
+  return `${label}: ${gist(stripControls(rows[0].text), 200)}` +
     (next ? ` (the user's next message: “${next}”)` : "");
 }
