@@ -240,7 +240,7 @@ export async function planSource(
   // Read past the watermark: the sessions held, so that one the store holds and the index
   // lost is read again whatever its time (trial 89 F1: a store put back from a copy).
   const held = mode === "sessions" && since > 0
-    ? new Set(Q.nativeIdsOfSource.all(store, { source: src.path }).map((r) => r.native_id))
+    ? new Set(Q.keysOfSource.all(store, { source: src.path }).map((r) => r.native_id))
     : undefined;
   const ctx = new SourceCtx(env, offset, state, since, held);
   const chunks: ParseRun = opts.pool
@@ -426,7 +426,7 @@ export async function writeSource(
     // its place), returns none of the sessions the index holds from it: kept as indexed, and
     // said so as of a file emptied (trial 91 F5: show, sources and doctor said nothing).
     const unsaid = mode === "sessions" && (ctx.counts.empty || ctx.counts.unknown_schema)
-      ? Q.nativeIdsOfSource.all(store, { source: src.path }).map((r) => r.native_id)
+      ? Q.keysOfSource.all(store, { source: src.path }).map((r) => r.native_id)
       : [];
     // A database read past its watermark lists the sessions it holds: one the index holds from
     // it that it does not list was deleted inside it, and goes, as a read of the whole store
@@ -740,9 +740,7 @@ function dropDeletedInside(
 ): string[] {
   const here = new Set(holds);
   if (writer.written.some((k) => !here.has(k.slice(k.indexOf("\u0000") + 1)))) return [];
-  const rows = Q.sessionsOfSource.all(store, { source: path }).flatMap(({ id }) =>
-    Q.sessionById.get(store, { id }) ?? []
-  );
+  const rows = Q.keysOfSource.all(store, { source: path });
   // A store that holds sessions but none the index holds from it: the same doubt.
   if (here.size && !rows.some((r) => here.has(r.native_id))) return [];
   const out: string[] = [];

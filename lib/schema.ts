@@ -248,9 +248,9 @@ export const Q = {
   sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
     "source",
   ]),
-  /** Native ids of the sessions read from `source` (a store path). */
-  nativeIdsOfSource: query<{ source: string }, { native_id: string }>(
-    `SELECT native_id FROM sessions WHERE source = ?`,
+  /** The sessions read from `source` (a store path): row id, harness and native id. */
+  keysOfSource: query<{ source: string }, { id: number; harness: string; native_id: string }>(
+    `SELECT id, harness, native_id FROM sessions WHERE source = ?`,
     ["source"],
   ),
   /**

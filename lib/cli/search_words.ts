@@ -103,13 +103,18 @@ export function absentWords(
 export function shownOfModel(store: Store, word: string, opts: SearchOptions): number {
   const ids = Q.sessionIdsOfModel.all(store, { text: word }).map((r) => r.id);
   if (!ids.length || !opts.env) return ids.length;
-  const hidden = defaultHidden(store, {
-    env: opts.env,
+  const hidden = hiddenOf(store, opts, opts.env);
+  return ids.filter((id) => !hidden.has(id)).length;
+}
+
+/** The sessions the search's options leave out, as `deja last` leaves them out. */
+function hiddenOf(store: Store, opts: SearchOptions, env: NonNullable<SearchOptions["env"]>) {
+  return defaultHidden(store, {
+    env,
     junk: opts.hideThrowaway === false,
     here: opts.here,
     project: opts.project,
   });
-  return ids.filter((id) => !hidden.has(id)).length;
 }
 
 /**
@@ -121,12 +126,7 @@ export function shownOfModel(store: Store, word: string, opts: SearchOptions): n
 function timeOnlyCount(store: Store, rest: string, opts: SearchOptions): number | undefined {
   const window = opts.env ? timeOnly(rest, opts.now ?? Date.now()) : undefined;
   if (!window || !opts.env) return undefined;
-  const hidden = defaultHidden(store, {
-    env: opts.env,
-    junk: opts.hideThrowaway === false,
-    here: opts.here,
-    project: opts.project,
-  });
+  const hidden = hiddenOf(store, opts, opts.env);
   return lastSessions(store, {
     limit: 1,
     harness: opts.harness,
