@@ -1107,6 +1107,12 @@ Deno.test("hook-tool reads the reply after an earlier change with what refutes i
   }
 });
 
+/** What the prompt hook (Claude Code's dialect) adds for `prompt` typed in folder `cwd`. */
+async function promptIn(env: Env, cwd: string, prompt: string, session: string): Promise<string> {
+  const ev = { session_id: session, cwd, hook_event_name: "UserPromptSubmit", prompt };
+  return claude(await hook(env, ["hook-prompt"], ev), "UserPromptSubmit");
+}
+
 /**
  * Twenty sessions of other work in other folders (ids `<prefix>0000-…`), so that the words of
  * the session a test recalls are rare.
@@ -1138,13 +1144,12 @@ Deno.test("hook-prompt gives a conclusion with the user's next message when it r
   const others = otherWork("e1e1");
   const ix = await indexSessions([keys, ...others]);
   try {
-    const ev = {
-      session_id: "agent-k",
-      cwd: "/w/dash",
-      hook_event_name: "UserPromptSubmit",
-      prompt: "the zorbel picker keybinding is broken again",
-    };
-    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    const t = await promptIn(
+      ix.env,
+      "/w/dash",
+      "the zorbel picker keybinding is broken again",
+      "agent-k",
+    );
     assertStringIncludes(t, "concluded: Fixed it by rebinding the zorbel picker to Alt+M.");
     assertStringIncludes(
       t,
@@ -1171,13 +1176,12 @@ Deno.test("hook-prompt labels a recalled reply that hedges as guessed, not concl
   };
   const ix = await indexSessions([guess, ...otherWork("e1e8")]);
   try {
-    const ev = {
-      session_id: "agent-g",
-      cwd: "/w/dash",
-      hook_event_name: "UserPromptSubmit",
-      prompt: "the zorbel backfill tests broke again after quibble",
-    };
-    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    const t = await promptIn(
+      ix.env,
+      "/w/dash",
+      "the zorbel backfill tests broke again after quibble",
+      "agent-g",
+    );
     assertStringIncludes(t, "id e1e7100f");
     assertStringIncludes(t, "guessed: ");
     assert(!t.includes("concluded:"), t);
@@ -1202,13 +1206,7 @@ Deno.test("hook-prompt says a recalled session's last request got no reply", asy
   const others = otherWork("e1e2");
   const ix = await indexSessions([failed, ...others]);
   try {
-    const ev = {
-      session_id: "agent-q",
-      cwd: "/w/dash",
-      hook_event_name: "UserPromptSubmit",
-      prompt: "the zorbel image cannot find quibble",
-    };
-    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    const t = await promptIn(ix.env, "/w/dash", "the zorbel image cannot find quibble", "agent-q");
     assertStringIncludes(t, "id e1e1100f");
     assertStringIncludes(t, "ended: no reply followed the last message");
   } finally {
@@ -1230,13 +1228,7 @@ Deno.test("hook-prompt says a recalled session ended on calls no reply followed"
   const others = otherWork("e1e6");
   const ix = await indexSessions([failed, ...others]);
   try {
-    const ev = {
-      session_id: "agent-m",
-      cwd: "/w/dash",
-      hook_event_name: "UserPromptSubmit",
-      prompt: "the zorbel schema migration again",
-    };
-    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    const t = await promptIn(ix.env, "/w/dash", "the zorbel schema migration again", "agent-m");
     assertStringIncludes(t, "id e1e5100f");
     assertStringIncludes(t, "ended: no reply followed the last tool calls");
   } finally {
@@ -1260,13 +1252,7 @@ Deno.test("hook-prompt names a recalled session by an id no other session shares
     ...others,
   ]);
   try {
-    const ev = {
-      session_id: "agent-t",
-      cwd: "/w/dash",
-      hook_event_name: "UserPromptSubmit",
-      prompt: "zorbel quibble cache stale again",
-    };
-    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    const t = await promptIn(ix.env, "/w/dash", "zorbel quibble cache stale again", "agent-t");
     assert(!t.includes("id e1e3aaaa)"), t);
     assert(/id e1e3aaaa-[01]{3}\)/.test(t), t);
   } finally {
