@@ -155,6 +155,7 @@ Deno.test("the fix note says why a fix is not checked, as deja fix does", async 
     turns: [
       { user: "check the cluster" },
       { bash: "yq e .a x.yaml", out: '"yq": executable file not found in $PATH', exit: 127 },
+      { bash: "brew install yq", out: "installed yq 4.44", exit: 0 },
       { bash: "just status", out: "all pods running", exit: 0 },
     ],
   }]);
@@ -171,6 +172,7 @@ Deno.test("the fix note says why a fix is not checked, as deja fix does", async 
       note?.text ?? "",
       "not checked: what failed never ran again after it",
     );
+    assertStringIncludes(note?.text ?? "", "brew install yq");
   } finally {
     ix.cleanup();
   }

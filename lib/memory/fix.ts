@@ -57,12 +57,13 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
+import { aboutFailure, type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
 import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { ERROR_LINE, errorQuotes, errorTier } from "../search/errortier.ts";
 import { TermStats } from "../search/expand.ts";
 import { shortRef } from "../sessions.ts";
+import { isEnglish } from "../search/english.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
 /** One time a candidate followed the error. */
@@ -598,6 +599,9 @@ export function findFixes(
     }
     bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
   }
+  // The error's own words no dictionary holds (`quuxfeed`, `kustomize`): what it is about.
+  const rare = [...new Set(signatures.flatMap((g) => g.split(" ")))]
+    .filter((w) => w.length > 2 && /\p{L}/u.test(w) && !isEnglish(w));
   const found = new Map<string, FixCandidate>();
   let seen = 0;
   const seenRows: SessionRow[] = [];
@@ -646,6 +650,13 @@ export function findFixes(
     const after = followed(acts, failedAct, last.seq, asked);
     if (!after) continue;
     const next = after.next;
+    // Nothing checked it (the failed action never ran again): what ran next is a fix only when
+    // it is about the error, or files changed before it (the edits may be the fix).
+    if (
+      !after.checked && !after.gone &&
+      !aboutFailure(next, failedAct, [...names, ...last.quoted.map((q) => q.raw), ...rare]) &&
+      !editedBetween(store, sid, last.seq, next.seq).length
+    ) continue;
     // The error back in other words in the output of what ran next, whose status does not say
     // it went well (trial 10: `railway up … | head -30`, exit 0 of head, printed `Invalid
     // RAILWAY_TOKEN. Please check that it is valid` after `Unauthorized. Please check that your
@@ -762,7 +773,8 @@ export function findFixes(
       message: `seen in ${seenPhrase(seen, seenIn, names, specificIn.size)}${general}${viaCode}${
         // One "but" a sentence (trial 18b: "…, but only in its general form …, but nothing").
         general ? "; nothing" : ", but nothing"} that followed fixed it ` +
-        "(the error came back, what ran next failed too or never finished, or nothing ran after it)",
+        "(the error came back, what ran next failed too or never finished, or nothing ran after " +
+        "it but other work)",
       signatures,
       lookedFor,
       seen,

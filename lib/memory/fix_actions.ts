@@ -227,6 +227,56 @@ export function followed(
   return { next, then: later.slice(i, i + 3), checked };
 }
 
+/** The words of an action's text a relation is read by: no flags, no shell glue, lower case. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[\s/\\'"`=,;:|&()<>[\]{}]+/)
+    .filter((w) => w.length > 1 && !w.startsWith("-") && /\p{L}/u.test(w));
+}
+
+/**
+ * True when `next`, what ran after the failed action `failed` where nothing checked it (the
+ * failed one never ran again), is about that error: it names what the error names (`names`,
+ * `npm install left-pad` after `Cannot find module 'left-pad'`) or what the failed action
+ * acted on, past its program (`kubectl delete pod web-1` after `kubectl logs web-1`). The next
+ * step of other work is no fix (trial 93: `cd … && just status` after a missing `yq`; a read
+ * of another file after "File does not exist"; `Get-Content` of another file after one the
+ * shell split at its space).
+ */
+export function aboutFailure(next: Action, failed: Action, names: readonly string[]): boolean {
+  const words = wordsOf(next.kind === "command" ? programOf(next.text).join(" ") : next.text);
+  // Whole (`x.yaml`) and by the parts of a compound name (`fixup-quuxfeed`).
+  const said = new Set([...words, ...words.flatMap((w) => w.split(/[-_.]+/))]);
+  const named = names.flatMap((n) => wordsOf(n));
+  // A path by its last two parts: the folders above them are where all the work is.
+  const lastTwo = (w: string) => w.split(/[/\\]/).slice(-2).join("/");
+  const [p1, s1, rest] = programOf(failed.text);
+  const acted = failed.kind === "command"
+    ? wordsOf(rest.split(" ").map(lastTwo).join(" "))
+    : failed.path
+    ? wordsOf(lastSegment(failed.path))
+    : [];
+  if ([...named, ...acted].some((w) => said.has(w))) return true;
+  // The failed program told to do something else (`npm dedupe` after `npm run build`) or run
+  // otherwise (`quokkatest --clean` after `quokkatest`); the same program on another target
+  // (`Get-Content` of another file) is other work.
+  if (failed.kind !== "command" || next.kind !== "command") return false;
+  const [p2, s2] = programOf(next.text);
+  return p1 === p2 &&
+    (s1 && s2 ? s1 !== s2 : !rest.split(" ").some((w) => w && !w.startsWith("-")));
+}
+
+/**
+ * A command's program (its last path part, lower case), its subcommand (a plain word) or "",
+ * and the rest of it: `[npm, run, build]`, `[get-content, "", "README\ 1.md"]`.
+ */
+function programOf(text: string): [string, string, string] {
+  let words = norm(text).replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, "").split(" ");
+  while (words.length > 1 && /^\w+=/.test(words[0])) words = words.slice(1);
+  const prog = (words[0] ?? "").replace(/^.*[/\\]/, "").toLowerCase();
+  const sub = /^[a-z][a-z-]*$/.test(words[1] ?? "") ? words[1] : "";
+  return [prog, sub, words.slice(sub ? 2 : 1).join(" ")];
+}
+
 /**
  * True when command `a` does what command `b` tried, in other words: the same program and
  * subcommand (`pip install saltbush==1.0` after `pip install saltbushh`), not a look-around.

@@ -6,7 +6,7 @@
 import { assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes, fixRecord } from "./fix.ts";
-import { inputChange } from "./fix_actions.ts";
+import { aboutFailure, type Action, inputChange } from "./fix_actions.ts";
 import { matchShare, specificNames } from "./signature.ts";
 
 const NOT_FOUND = (p: string) => `File not found: ${p}`;
@@ -298,12 +298,43 @@ Deno.test("a failed file action is checked by one on a file of its name, not on 
   };
   const ix = await indexSessions([s, VIEWED]);
   try {
+    // Trial 93: nor is it a fix unchecked; it is other work.
     const other = findFixes(ix.store, "File does not exist.");
-    assertEquals(other.fixes[0].path, "/w/v/.smart-env/multi/1Password_md.ajson");
-    assertEquals(other.fixes[0].checked, false);
+    assertEquals([other.status, other.seen, other.fixes.length], ["no_fix", 1, 0]);
     const right = findFixes(ix.store, NOT_FOUND("/apps/media/radarr/image-repository.yaml"));
     assertEquals(right.fixes[0].checked, true);
   } finally {
     ix.cleanup();
   }
+});
+
+// Trial 93 F1: where the failed action never ran again, what ran next was offered as its fix
+// however unrelated (`just status` after a missing `yq`).
+Deno.test("aboutFailure tells what ran next about the error from the next step of other work", () => {
+  const cmd = (text: string): Action => ({
+    kind: "command",
+    text,
+    path: null,
+    seq: 1,
+    callId: null,
+    outcome: "failed",
+    failed: true,
+    noResult: false,
+    time: null,
+  });
+  const read = (path: string): Action => ({ ...cmd(`read ${path}`), kind: "read", path });
+  const yq = cmd("cd /Users/me/k && yq . /Users/me/k/apps/redis/*.yaml > /dev/null");
+  assertEquals(aboutFailure(cmd("cd /Users/me/k && just status"), yq, ["yq"]), false);
+  assertEquals(aboutFailure(cmd("brew install yq"), yq, ["yq"]), true);
+  assertEquals(aboutFailure(cmd("kubectl apply -f apps/redis/"), yq, ["yq"]), true);
+  const gc = cmd("Get-Content README\\ 1.md");
+  assertEquals(aboutFailure(cmd("Get-Content '.crewai\\TRAINING.md'"), gc, ["1.md"]), false);
+  assertEquals(aboutFailure(cmd("Get-Content 'README 1.md'"), gc, ["1.md"]), true);
+  const missing = read("/w/v/response_49b8/1");
+  assertEquals(aboutFailure(read("/w/v/.smart-env/multi/1Password_md.ajson"), missing, []), false);
+  // The failed program told to do something else, or run otherwise; an error's own name.
+  assertEquals(aboutFailure(cmd("npm dedupe"), cmd("npm run build"), []), true);
+  assertEquals(aboutFailure(cmd("quokkatest --clean"), cmd("quokkatest"), []), true);
+  assertEquals(aboutFailure(cmd("fixup-quuxfeed --all"), cmd("make"), ["quuxfeed"]), true);
+  assertEquals(aboutFailure(cmd("git stash"), cmd("npm run build"), ["cart.ts"]), false);
 });

@@ -849,15 +849,25 @@ Deno.test("findFixes ranks a fix the failing command checked before one nothing 
     start: "2026-08-09T10:00:00Z",
     turns: [
       { bash: "npm run build", out: err, exit: 1 },
-      { bash: "git stash", out: "Saved working directory", exit: 0 },
+      { bash: "npm cache clean --force", out: "cleaned", exit: 0 },
       { say: "The build error is still there; I could not fix it." },
+    ],
+  }, {
+    id: "d8d80003-0000-4000-8000-000000000003",
+    cwd: "/w/shop",
+    start: "2026-08-10T10:00:00Z",
+    turns: [
+      { bash: "npm run build", out: err, exit: 1 },
+      { bash: "git stash", out: "Saved working directory", exit: 0 },
+      { say: "Stashed; on to the release notes." },
     ],
   }]);
   try {
     const r = findFixes(ix.store, err);
+    // Trial 93: `git stash`, neither about the error nor the build, is other work, no fix.
     assertEquals(r.fixes.map((f) => [f.command, f.checked]), [
       ["npm run build", true],
-      ["git stash", false],
+      ["npm cache clean --force", false],
     ]);
   } finally {
     ix.cleanup();
@@ -910,7 +920,7 @@ Deno.test("after the user's next request only an attempt at the failed action is
       { user: "lint the scripts" },
       { bash: "bash deploy.sh", out: ERR, exit: 127 },
       { user: "1" },
-      { bash: "which op && op --version", out: "op 2.30.0", exit: 0 },
+      { bash: "op run -- bash deploy.sh", out: "op 2.30.0", exit: 0 },
     ],
   };
   const retried: SessionSpec = {
@@ -937,7 +947,7 @@ Deno.test("after the user's next request only an attempt at the failed action is
       const all = findFixes(ix.store, ERR);
       assertEquals(all.fixes.map((f) => f.command).sort(), [
         "bash deploy.sh",
-        "which op && op --version",
+        "op run -- bash deploy.sh",
       ]);
     } finally {
       ABLATE_FIX.askedAfter = false;
