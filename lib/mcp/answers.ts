@@ -45,14 +45,56 @@ export interface Filters {
  * The sessions `f` leaves out: `defaultHidden` of its `hide` (for `project`), and its
  * `leaveOut` silently (never counted in a "left out" hint).
  */
-function hiddenOf(store: Store, f: Filters, over: { project?: string } = {}) {
+function hiddenOf(
+  store: Store,
+  f: Filters,
+  over: { project?: string; harness?: string[] } = {},
+) {
   if (!f.hide) return undefined;
-  const h = defaultHidden(store, { ...f.hide, ...over });
-  for (const id of f.leaveOut ?? []) {
+  const h = defaultHidden(store, {
+    ...f.hide,
+    project: "project" in over ? over.project : f.hide.project,
+  });
+  // Sessions of another harness than `harness` names, as the conversation's own (trial 96:
+  // `fix` and `how` checked the argument and never applied it).
+  const harness = "harness" in over ? over.harness : f.harness;
+  const others = harness?.length
+    ? Q.sessionIdsNotOf.all(store, { harnesses: JSON.stringify(harness) }).map((r) => r.id)
+    : [];
+  for (const id of [...(f.leaveOut ?? []), ...others]) {
     h.add(id);
     h.silent.add(id);
   }
   return h;
+}
+
+/**
+ * What a negative answer under `harness` or `project` adds when the same call without them
+ * finds something (`found`: how many without them, 0 when nothing): the filter named as
+ * what left nothing, as mode recall says it (trial 96: `context` under `harness` said no
+ * session matched words five sessions held).
+ */
+function filterLeftNothing(
+  f: Filters,
+  found: () => number,
+  unit = "session",
+  /** Say that nothing is found without the filter either. */
+  sayNone = true,
+): string {
+  const fields = [f.harness?.length ? "harness" : "", f.project ? "project" : ""].filter(Boolean);
+  if (!fields.length) return "";
+  const given = [
+    f.harness?.length ? `harness ${f.harness.join(", ")}` : "",
+    f.project ? `project ${oneLineForAgent(f.project, 200)}` : "",
+  ].filter(Boolean).join(" and ");
+  const n = found();
+  const without = fields.join(" and ");
+  return n
+    ? ` That is in ${given}; without ${without}: ${plural(n, unit)}, so the filter left ` +
+      `nothing (call again without ${without}).`
+    : sayNone
+    ? ` That is in ${given}, and nor without ${without}.`
+    : "";
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
@@ -110,6 +152,19 @@ export function contextText(
     }" holds only common words, which name no one session: give words that name the work, or an id from mode recall.`;
   }
   if (!picked) {
+    const widen = filterLeftNothing(
+      f,
+      () =>
+        pickSession(store, query, {
+            ...opts,
+            harness: undefined,
+            project: undefined,
+            leaveOut: running,
+          })
+          ? 1
+          : 0,
+    );
+    if (widen) return `No past session matches "${oneLineForAgent(query, 200)}".${widen}`;
     const none = missed.absent?.length
       ? ` (${missed.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} ${
         missed.absent.length === 1 ? "is" : "are"
@@ -183,6 +238,18 @@ export function blameAnswer(
       plural(r.hidden, "session")
     } of throwaway or excluded projects left out (give project, a part of their path, to read them).`
     : "";
+  if (!r.sessions.length && (f.harness?.length || f.project)) {
+    const all = () =>
+      blame(store, path, {
+        cwd,
+        line: at.line,
+        limit: 1,
+        hidden: f.hide && defaultHidden(store, { ...f.hide, project: undefined }),
+      }).listed;
+    return `No past session read or changed ${oneLineForAgent(path, 300)}.${
+      filterLeftNothing(f, all)
+    }`;
+  }
   if (!r.sessions.length) {
     return r.hidden
       ? `Only hidden sessions read or changed ${
@@ -270,7 +337,20 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
         ).join("; ")
       }.`
       : "";
-    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${held}${looked}`;
+    // Seen under the filter with no fix: told of the filter only where a fix is seen without.
+    const widen = r.status === "not_error" ? "" : filterLeftNothing(
+      f,
+      () => {
+        const all = findFixes(store, error, {
+          limit: 1,
+          hidden: hiddenOf(store, f, { project: undefined, harness: undefined }),
+        });
+        return r.seen && all.status !== "found" ? 0 : all.seen;
+      },
+      "session",
+      !r.seen,
+    );
+    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${widen}${held}${looked}`;
   }
   // An example from another project than the server's says which (trial 62: a Windows
   // `pwsh` run offered in a k3s project with no word of where it ran).
@@ -339,16 +419,16 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
   const here = !f.project && f.hide?.here
     ? enclosingProject(store, f.hide.here, f.hide.env?.home)
     : undefined;
-  const runs = (project: string | undefined) =>
+  const runs = (project: string | undefined, harness: string[] | undefined) =>
     howRuns(store, what, {
       project,
       limit: f.limit ?? 8,
-      hidden: hiddenOf(store, f, { project }),
+      hidden: hiddenOf(store, f, { project, harness }),
       ...(here === undefined ? {} : { here }),
     });
-  const r = runs(f.project);
+  const r = runs(f.project, f.harness);
   if (!r.commands.length) {
-    return { text: noCommand(r, f, () => runs(undefined).total), found: false };
+    return { text: noCommand(r, f, () => runs(undefined, undefined).total), found: false };
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
@@ -383,7 +463,7 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
  * Mode how's answer when no command was shown, as `deja how` says it (lib/cli/_filtered.ts):
  * whether hidden sessions hold one, whether the project is why, else how to widen.
  */
-function noCommand(r: HowResult, f: Filters, withoutProject: () => number): string {
+function noCommand(r: HowResult, f: Filters, withoutFilters: () => number): string {
   const words = r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ");
   // Symbols alone (`%`, trial 62: "No command holds ." named nothing): as the CLI says it.
   if (!r.words.length) {
@@ -397,11 +477,8 @@ function noCommand(r: HowResult, f: Filters, withoutProject: () => number): stri
     : "";
   const widen = ` Try fewer words (a command must hold every one), a "quoted phrase" for words ` +
     `in order, or mode recall to search them in what was said.`;
-  if (!f.project) return `${none}.${hidden}${r.hidden ? "" : widen}`;
-  const inProject = `${none} in project ${oneLineForAgent(f.project, 200)}`;
-  const all = withoutProject();
-  return all
-    ? `${inProject}; without project: ${plural(all, "command")}: call again without project ` +
-      `to see them.`
-    : `${inProject} (nor without project).${hidden}${r.hidden ? "" : widen}`;
+  if (!f.project && !f.harness?.length) return `${none}.${hidden}${r.hidden ? "" : widen}`;
+  let all = 0;
+  const left = filterLeftNothing(f, () => all = withoutFilters(), "command");
+  return all ? `${none}.${left}` : `${none}.${left}${hidden}${r.hidden ? "" : widen}`;
 }

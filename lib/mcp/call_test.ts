@@ -409,9 +409,12 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
     const inOther = text(await call(ix, { mode: "how", what: "npm install", project: "/w/other" }));
     assertStringIncludes(
       inOther,
-      "No command holds 'npm' and 'install' in project /w/other",
+      "No command holds 'npm' and 'install'. That is in project /w/other",
     );
-    assertStringIncludes(inOther, "without project: 1 command: call again without project");
+    assertStringIncludes(
+      inOther,
+      "without project: 1 command, so the filter left nothing (call again without project)",
+    );
     const none = text(await call(ix, { mode: "how", what: "kubectl" }));
     assertStringIncludes(none, "No command holds 'kubectl'.");
     // Symbols alone name nothing (trial 62: "No command holds .").
@@ -422,10 +425,52 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
     assertStringIncludes(none, "Try fewer words");
     assertStringIncludes(none, "mode recall");
     const neither = text(await call(ix, { mode: "how", what: "kubectl", project: "/w/svc" }));
-    assertStringIncludes(neither, "in project /w/svc (nor without project).");
+    assertStringIncludes(neither, "That is in project /w/svc, and nor without project.");
     // Found: no hint.
     const found = text(await call(ix, { mode: "how", what: "npm install" }));
     assertEquals(found.includes("Try fewer words"), false);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 96 F1-F3: fix and how took `harness` and never applied it; context and blame said no
+// session held what a harness filter alone left out.
+Deno.test("every mode applies harness, and says when the filter left nothing", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const other = { harness: "codex" };
+    const fix = text(
+      await call(ix, { mode: "fix", error: "Cannot find module 'express'", ...other }),
+    );
+    assertEquals(fix.includes("npm install express"), false, fix);
+    assertStringIncludes(
+      fix,
+      "That is in harness codex; without harness: 1 session, so the filter left nothing",
+    );
+    assertStringIncludes(
+      text(
+        await call(ix, { mode: "fix", error: "Cannot find module 'express'", harness: "claude" }),
+      ),
+      "npm install express",
+    );
+    const how = text(await call(ix, { mode: "how", what: "npm install", ...other }));
+    assertStringIncludes(how, "No command holds 'npm' and 'install'. That is in harness codex");
+    assertStringIncludes(how, "without harness: 1 command, so the filter left nothing");
+    const ctx = text(await call(ix, { mode: "context", query: "express dependency", ...other }));
+    assertStringIncludes(
+      ctx,
+      'No past session matches "express dependency". That is in harness codex',
+    );
+    assertStringIncludes(ctx, "without harness: 1 session, so the filter left nothing");
+    const blamed = text(await call(ix, { mode: "blame", path: "/w/svc/server.js", ...other }));
+    assertStringIncludes(
+      blamed,
+      "No past session read or changed /w/svc/server.js. That is in harness codex",
+    );
+    assertStringIncludes(blamed, "without harness: 1 session, so the filter left nothing");
+    const nowhere = text(await call(ix, { mode: "blame", path: "/w/svc/none.js", ...other }));
+    assertStringIncludes(nowhere, "That is in harness codex, and nor without harness.");
   } finally {
     ix.cleanup();
   }
