@@ -175,8 +175,11 @@ export function contextText(
     }"${none}. Try mode recall first.`;
   }
   const ref = shortRef(store, picked.session.harness, picked.session.native_id);
+  // An id names its session whatever the filters (trial 96 F10: `harness` dropped unsaid).
+  const unfiltered = [f.harness?.length ? "harness" : "", f.project ? "project" : ""]
+    .filter(Boolean).join(" and ");
   const how = picked.via !== "search"
-    ? ""
+    ? unfiltered ? ` (named by its id: ${unfiltered} not applied)` : ""
     : picked.tier === "relevance"
     ? ` (nothing matched the words exactly${
       picked.absent?.length

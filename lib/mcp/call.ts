@@ -41,6 +41,7 @@ import { projectArg, sameFolder } from "../project_path.ts";
 import { Q } from "../schema.ts";
 import { sanitizeToWords } from "../../core/terminal.ts";
 import { byteLength } from "../../core/text.ts";
+import { QUESTION } from "../query.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -146,7 +147,7 @@ export async function callDeja(
     // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
     const f: Filters = filtersOf(args, ctx.env.home);
     f.hide = { env: ctx.env, here: ctx.cwd, project: f.project, auto: true };
-    if (mode === "remember") return withIgnored(await rememberNote(input, args, ctx), args);
+    if (mode === "remember") return withIgnored(await rememberNote(input, args, ctx), args, mode);
     const fresh = refreshOff(ctx.env)
       ? undefined
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
@@ -183,7 +184,7 @@ export async function callDeja(
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;
-    return withIgnored(res, args);
+    return withIgnored(res, args, mode);
   } catch (caught) {
     const e = asIndexError(caught, indexPath(ctx.env)); // only the index is a database here
     if (e instanceof ArgError) return failure(e.message);
@@ -197,14 +198,45 @@ export async function callDeja(
  * The answer with a line naming the arguments the tool does not take, which were not applied
  * (trial 62: `since` on recall was dropped in silence, so the agent believed it filtered).
  */
-function withIgnored(res: ToolResult, args: Record<string, unknown>): ToolResult {
+function withIgnored(res: ToolResult, args: Record<string, unknown>, mode: Mode): ToolResult {
   const known = TOOL.inputSchema.properties as Record<string, unknown>;
   const ignored = Object.keys(args).filter((k) => !(k in known));
-  if (!ignored.length || res.isError || !res.content[0]) return res;
-  res.content[0].text += `\n\n(Not applied: ${
-    ignored.slice(0, 5).map((k) => oneLineForAgent(k, 40)).join(", ")
-  } — the tool takes ${Object.keys(known).join(", ")}.)`;
+  const unused = Object.keys(args).filter((k) => k in known && !usedBy(mode, k, args));
+  if ((!ignored.length && !unused.length) || res.isError || !res.content[0]) return res;
+  if (ignored.length) {
+    res.content[0].text += `\n\n(Not applied: ${
+      ignored.slice(0, 5).map((k) => oneLineForAgent(k, 40)).join(", ")
+    } — the tool takes ${Object.keys(known).join(", ")}.)`;
+  }
+  // A field the schema lists that this mode does not read (trial 96 F10: `limit` and
+  // `harness` on remember were dropped in silence).
+  if (unused.length) {
+    res.content[0].text += `\n\n(Not applied: ${unused.join(", ")} — mode ${mode} does not take ${
+      unused.length === 1 ? "it" : "them"
+    }.)`;
+  }
   return res;
+}
+
+/** The fields of the schema each mode reads besides its own (`NEEDS`) and `mode`. */
+const FILTERS: Record<Mode, readonly string[]> = {
+  recall: ["project", "harness", "limit"],
+  context: ["project", "harness"],
+  blame: ["project", "harness", "limit"],
+  fix: ["project", "harness", "limit"],
+  how: ["project", "harness", "limit"],
+  remember: ["project", "tags"],
+};
+
+/**
+ * True when mode `mode` reads argument `k` as given: its own field, `query` standing in for it
+ * when that is absent, or one of its filters. An empty value (`""`, null) is as absent.
+ */
+function usedBy(mode: Mode, k: string, args: Record<string, unknown>): boolean {
+  const v = args[k];
+  if (v === undefined || v === null || v === "") return true;
+  if (k === "mode" || k === NEEDS[mode].field || FILTERS[mode].includes(k)) return true;
+  return k === "query" && str(args[NEEDS[mode].field]) === undefined;
 }
 
 /**
@@ -342,6 +374,18 @@ async function rememberNote(
       kinds.map(([k, n]) => `${n} ${k}`).join(", ")
     }): it holds [redacted:…] in their place.`
     : "";
+  // Said as the CLI says them on stderr (trial 96 F4: an agent was told of neither).
+  const asked = QUESTION.test(text)
+    ? " It reads like a question: mode remember keeps notes, it does not search (mode recall " +
+      `searches past sessions); if it was meant as a search, \`deja forget --note ${r.id}\` ` +
+      "removes it."
+    : "";
+  const unmatched = r.unmatched === undefined
+    ? ""
+    : ` No indexed project matches '${
+      oneLineForAgent(r.unmatched, 200)
+    }': the note is filed under that name, which no project's session start shows (project ` +
+      "takes an indexed project's directory or a part of its path).";
   return answer(
     (r.indexed
       ? `Remembered note ${r.id} under ${r.note.project} (${r.session}), in ${r.path}; ` +
@@ -349,6 +393,6 @@ async function rememberNote(
       : `Saved note ${r.id} under ${r.note.project} in ${r.path}; not indexed yet (${
         r.error ?? "unknown reason"
       }): the next \`deja index\` picks it up; \`deja forget --note ${r.id}\` removes it.`) +
-      redacted,
+      redacted + unmatched + asked,
   );
 }

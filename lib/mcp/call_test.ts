@@ -223,6 +223,46 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
   }
 });
 
+// Trial 96 F4, F10: the CLI's warnings on stderr never reached an agent, nor a word of the
+// schema's fields a mode does not read.
+Deno.test("remember tells an agent what the CLI warns of, and of the fields it does not take", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const q = text(await call(ix, { mode: "remember", text: "how did we fix the port?" }));
+    assertStringIncludes(q, "It reads like a question: mode remember keeps notes");
+    const id = /^Remembered note ([0-9a-f]{10})/.exec(q)?.[1];
+    assertStringIncludes(q, `\`deja forget --note ${id}\` removes it.`);
+    const stated = text(await call(ix, { mode: "remember", text: "The port is 8080." }));
+    assertEquals(stated.includes("question"), false, stated);
+    const away = text(await call(ix, { mode: "remember", text: "x note", project: "nosuchproj" }));
+    assertStringIncludes(away, "No indexed project matches 'nosuchproj': the note is filed under");
+    const extra = text(
+      await call(ix, { mode: "remember", text: "y note", limit: 3, harness: "claude" }),
+    );
+    assertStringIncludes(
+      extra,
+      "(Not applied: limit, harness — mode remember does not take them.)",
+    );
+    assertEquals(stated.includes("Not applied"), false, stated);
+    // Context named by an id reads that session, whatever the filters.
+    const byId = text(await call(ix, { mode: "context", query: "71710001", harness: "codex" }));
+    assertStringIncludes(byId, "(named by its id: harness not applied)");
+    // `query` stands in for a mode's own field; given beside it, it is not read.
+    const fix = text(
+      await call(ix, { mode: "fix", error: "Cannot find module 'express'", query: "x" }),
+    );
+    assertStringIncludes(fix, "(Not applied: query — mode fix does not take it.)");
+    const tags = text(await call(ix, { mode: "recall", query: "express", tags: "a" }));
+    assertStringIncludes(tags, "(Not applied: tags — mode recall does not take it.)");
+    assertEquals(
+      text(await call(ix, { mode: "recall", query: "express", limit: 2 })).includes("Not applied"),
+      false,
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("remember keeps a note whose tags are one comma-separated string (docs/mcp.md)", async () => {
   const ix = await indexSessions([S]);
   try {
