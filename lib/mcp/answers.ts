@@ -22,6 +22,7 @@ import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, commandOneLine, plural, tilde } from "../../core/text.ts";
+import { MAX_LIMIT } from "./tool.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -448,7 +449,18 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
     : r.totalHere
     ? `, those run in this project (${oneLineForAgent(r.here, 200)}) first`
     : `; none ran in this project (${oneLineForAgent(r.here, 200)}): these ran elsewhere`;
-  const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
+  // The most `limit` takes, or cut for size before it, no larger limit shows more (trial 96 F8).
+  const limit = f.limit ?? 8;
+  const tail = (shown: number) =>
+    r.total <= shown
+      ? ""
+      : `${r.total - shown} more: ${
+        shown < r.commands.length
+          ? `the answer holds ${SMALL_BUDGET / 1024} KiB: narrower words or project`
+          : limit >= MAX_LIMIT
+          ? "narrower words or project"
+          : "a larger limit"
+      }`;
   const text = framed(
     fitBlocks(
       `how: commands holding ${r.words.join(" ")}${where}`,

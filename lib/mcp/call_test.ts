@@ -474,6 +474,27 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
   }
 });
 
+// Trial 96 F8: "7 more: a larger limit" at limit 20, the most the schema takes.
+Deno.test("how at the largest limit points to narrower words, not a larger limit", async () => {
+  const ix = await indexSessions([{
+    id: "71710096-0000-4000-8000-000000000096",
+    cwd: "/w/many",
+    start: "2026-11-12T12:00:00Z",
+    turns: Array.from({ length: 24 }, (_, i) => ({ bash: `zq tool${i}`, out: "ok", exit: 0 })),
+  }]);
+  try {
+    const most = text(await call(ix, { mode: "how", what: "zq", limit: 20 }));
+    assertMatch(most, /\d+ more: (?:the answer holds 4 KiB: )?narrower words or project/);
+    assertEquals(most.includes("a larger limit"), false, most);
+    assertStringIncludes(
+      text(await call(ix, { mode: "how", what: "zq", limit: 2 })),
+      "22 more: a larger limit",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 96 F1-F3: fix and how took `harness` and never applied it; context and blame said no
 // session held what a harness filter alone left out.
 Deno.test("every mode applies harness, and says when the filter left nothing", async () => {
