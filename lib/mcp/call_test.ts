@@ -201,10 +201,10 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
       project: "/w/svc",
     });
     assertStringIncludes(text(secret), "Secrets were redacted from it before it was written (1 ");
-    assertStringIncludes(
-      text(await call(ix, { mode: "recall", query: "zebrafish" })),
-      "1. deja · /w/svc",
-    );
+    const recalled = text(await call(ix, { mode: "recall", query: "zebrafish" }));
+    assertStringIncludes(recalled, "1. deja · /w/svc");
+    // The note's id, what `deja forget --note` takes, as `deja search` names it (trial 96 F11).
+    assertStringIncludes(recalled, `Deploys need the zebrafish flag set #deploy (note ${id})`);
     // An empty project, as models fill an optional string, is none: the server's directory
     // (trial 16: saved under ""; trial 18: refused), for a note and for a filter.
     for (const project of ["", " ", "\u0000"]) {

@@ -49,6 +49,8 @@ import { sessionDigest } from "../memory/digest.ts";
 import { sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { tilde } from "../../core/text.ts";
+import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { notesPath } from "../../parsers/deja.ts";
 
 /** Largest recall answer in UTF-8 bytes, frame included: 4 KiB. */
 export const RECALL_BUDGET = 4096;
@@ -150,7 +152,8 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   if (res.nothingMatched && o.limit === undefined && res.results.length > NEAREST_LIMIT) {
     res = { ...res, results: res.results.slice(0, NEAREST_LIMIT) };
   }
-  const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
+  const ids = noteIds(res.results, o.env);
+  const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home, ids));
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
   const head = `recall ${q}: ${
@@ -327,12 +330,31 @@ function tierNote(res: SearchResult): string {
   return oneLineForAgent((notes[res.tier] ?? "") + after, 300);
 }
 
+/**
+ * The note each snippet of a day of notes is, by `<session>:<seq>`: what `deja forget --note`
+ * takes, as `deja search` names it (trial 96 F11: an agent could not say which note to forget).
+ */
+function noteIds(results: SessionHit[], env: Env): Map<string, string> {
+  const days = results.filter((r) => r.harness === "deja");
+  const out = new Map<string, string>();
+  if (!days.length) return out;
+  const notes = notesOfDays({ path: notesPath(env), tz: env.get("TZ") }, days.map((r) => r.id));
+  for (const r of days) {
+    for (const s of r.snippets) {
+      const id = noteIdAt(notes.get(r.id), s.time, s.text);
+      if (id) out.set(`${r.id}:${s.seq}`, id);
+    }
+  }
+  return out;
+}
+
 function hitBlock(
   store: Store,
   r: SessionHit,
   i: number,
   query: string,
   home: string,
+  notes: Map<string, string>,
 ): string {
   const project = oneLineForAgent(tilde(r.project, home), 120);
   const marks = [
@@ -359,7 +381,10 @@ function hitBlock(
   const seen = new Set<string>();
   for (const s of r.snippets) {
     const kind = speaker(r.harness, s.kind);
-    const line = `   - ${KIND[kind] ?? kind}: ${oneLineForAgent(s.text, 200)}`;
+    const note = notes.get(`${r.id}:${s.seq}`);
+    const line = `   - ${KIND[kind] ?? kind}: ${oneLineForAgent(s.text, 200)}${
+      note ? ` (note ${note})` : ""
+    }`;
     if (!seen.has(line)) lines.push(line); // a turn repeated in the store is shown once
     seen.add(line);
   }
