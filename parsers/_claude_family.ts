@@ -169,7 +169,8 @@ export type Skip = (reason: SkipReason, detail?: string) => void;
  * skip the reader already counted), `undefined` for an unknown record.
  */
 export type FamilyReading =
-  | { events: Event[]; model?: string }
+  /** `role`: the message's role where it is not the record's type (read as the type). */
+  | { events: Event[]; model?: string; role?: string }
   | { title?: string; rank: number }
   | null
   | undefined;
@@ -280,7 +281,11 @@ export function claudeRecord(
       skip("bad_shape", `${type} record without message`);
       return null;
     }
-    if (type === "user") return { events: userEvents(r, msg, time, f) };
+    // A role other than the record's type is read as the type, and noted (trial 96 F7: a
+    // `critic` message filed as the user's, with no drift note, where Codex's is noted).
+    const role = str(msg.role);
+    const odd = role !== undefined && role !== type ? { role } : {};
+    if (type === "user") return { events: userEvents(r, msg, time, f), ...odd };
     const mid = str(msg.id) ?? str(r.uuid) ?? "";
     const m = str(msg.model);
     const events = assistantEvents(
@@ -289,12 +294,20 @@ export function claudeRecord(
       time,
       st.cwd,
       vocab,
-      (t) => skip("unknown_record", `assistant content block of type ${t} (its text kept)`),
+      // Said as it is: a block with no `text` field lost whole (trial 96 F6: "(its text kept)"
+      // of a block whose content was in another field, nothing of it searchable).
+      (t, kept) =>
+        skip(
+          "unknown_record",
+          `assistant content block of type ${t} (${
+            kept ? "its text kept" : "no text field: nothing of it read"
+          })`,
+        ),
     );
     if (r.isApiErrorMessage === true || m === "<synthetic>") {
-      return { events: apiError(events, r.isApiErrorMessage === true) };
+      return { events: apiError(events, r.isApiErrorMessage === true), ...odd };
     }
-    return m ? { events, model: m } : { events };
+    return m ? { events, model: m, ...odd } : { events, ...odd };
   }
   if (type === "attachment") return { events: queuedPrompt(r, time) };
   const title = TITLES[type];
@@ -480,8 +493,15 @@ async function* readFamily(
       }
       continue;
     }
-    const { events, model } = reading;
+    const { events, model, role } = reading;
     if (model) st.model = model;
+    if (role) {
+      ctx.drift?.(
+        "roles",
+        where,
+        `message role ${role} in a ${str(r.type)} record (read as ${str(r.type)})`,
+      );
+    }
     if (events.length === 0) {
       textless = true;
       continue;

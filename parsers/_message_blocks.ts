@@ -329,8 +329,8 @@ export function assistantEvents(
   time: number | undefined,
   cwd?: string,
   vocab: ToolVocabulary = CLAUDE_TOOLS,
-  /** Called with the type of each block of a kind no reader here knows. */
-  unknown?: (type: string) => void,
+  /** Called with the type of each block of a kind no reader here knows, and whether its text was kept. */
+  unknown?: (type: string, kept: boolean) => void,
 ): Event[] {
   const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arr(content);
   const out: Event[] = [];
@@ -346,9 +346,15 @@ export function assistantEvents(
     } else if (typeof o.type === "string" && !KNOWN_BLOCKS.has(o.type)) {
       // A kind of block no reader here knows is counted (drift shows it), its text kept
       // (trial 56: a new block type's text was lost with no count and no drift).
-      unknown?.(o.type);
-      if (typeof o.text === "string" && o.text.trim() !== "") {
-        out.push({ kind: "assistant", text: o.text, time, key: `a:${mid}:t:${fnv1a(o.text)}` });
+      const kept = typeof o.text === "string" && o.text.trim() !== "";
+      unknown?.(o.type, kept);
+      if (kept) {
+        out.push({
+          kind: "assistant",
+          text: o.text as string,
+          time,
+          key: `a:${mid}:t:${fnv1a(o.text as string)}`,
+        });
       }
     }
   }

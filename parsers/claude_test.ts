@@ -653,6 +653,35 @@ Deno.test("an assistant block of an unknown type is counted and its text kept", 
   }
 });
 
+// Trial 96 F6, F7: a block whose content is in another field was said "(its text kept)", and a
+// message of an unknown role was filed as the user's with no drift note.
+Deno.test("an unknown block with no text is said lost, and an odd role is noted as drift", async () => {
+  const odd = rec("user", "c", "critic says pelicanfeather");
+  (odd.message as Record<string, unknown>).role = "critic";
+  const st = store({
+    "-t/r.jsonl": [
+      rec("user", "a", "hi"),
+      rec("assistant", "b", [{ type: "hologram", data: "octarine" }, { type: "text", text: "ok" }]),
+      odd,
+    ],
+  });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/r.jsonl")), st.env);
+    const notes = ctx.drifted().notes.map((n) => [n.kind, n.detail]);
+    assertEquals(notes, [
+      ["content", "assistant content block of type hologram (no text field: nothing of it read)"],
+      ["roles", "message role critic in a user record (read as user)"],
+    ]);
+    // Read as the user's all the same: nothing typed is lost.
+    assertEquals(
+      sessions[0].events.filter((e) => e.kind === "user").map((e) => e.text),
+      ["hi", "critic says pelicanfeather"],
+    );
+  } finally {
+    st.cleanup();
+  }
+});
+
 Deno.test("bookkeeping records at line 1 are ignored silently", async () => {
   const st = store({
     "-t/b.jsonl": [
