@@ -590,7 +590,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       exactFollow = results.filter((r) => !lad.widened!.ids.has(r.rowid)).length;
     } else if (lad.widened.tier === "stemmed") changes = [];
   }
-  if (tier === "exact" && results.length && results.every((r) => r.spread) && !nearestFollow) {
+  // (The sessions listed below by word forms aside: trial 96 F5.)
+  const asTyped = formsFollow ? results.filter((r) => !lad.widened!.ids.has(r.rowid)) : results;
+  if (tier === "exact" && asTyped.length && asTyped.every((r) => r.spread) && !nearestFollow) {
     tier = "session";
   }
   if (titleForms && results[0]?.titleMatch) {

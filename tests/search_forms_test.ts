@@ -263,3 +263,38 @@ Deno.test("a word typed alone ranks its exact matches alike whether its forms we
     ix.cleanup();
   }
 });
+
+// Trial 96 F5: `deploy redis` listed one session that held `deploy` in a `kubectl get` and
+// `redis` in a pod's name, events apart, and not the sessions that deployed Redis.
+const SCATTERED: MemSession[] = [
+  {
+    id: "s-forgejo",
+    events: [
+      ["user", "forgejo keeps crashing"],
+      ["tool_call", "kubectl get deploy -A"],
+      ["tool_result", "forgejo-redis-master-0   1/1   Running"],
+    ],
+  },
+  {
+    id: "s-redis",
+    events: [["user", "add redis to the cluster"], [
+      "assistant",
+      "wrote the redis deployment and its service",
+    ]],
+  },
+];
+
+Deno.test("words no event holds as typed list the sessions holding them in other forms after", () =>
+  withMemIndex(SCATTERED, (s) => {
+    const r = search(s, "deploy redis");
+    assertEquals(r.results.map((x) => x.id), ["s-forgejo", "s-redis"]);
+    assertEquals([r.tier, r.formsFollow], ["session", { listed: 1, total: 1 }]);
+    assertStringIncludes(
+      narration(r),
+      "no single event holds every word; these sessions hold them between them; then 1 by word forms: deploy → deployment",
+    );
+    assertEquals(search(s, "how did we deploy redis").results.map((x) => x.id), [
+      "s-forgejo",
+      "s-redis",
+    ]);
+  }));

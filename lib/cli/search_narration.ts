@@ -285,7 +285,7 @@ function narrated(res: SearchResult): string {
       : time || formed
       ? `exact match${formed}${time}`
       : "",
-    session: `no single event holds every word; ${betweenThem(res)}${time}`,
+    session: `no single event holds every word; ${betweenThem(res)}${formed}${time}`,
     substring: `no exact match; ${how}: ${ch}${time}`,
     stemmed: `no exact match; ${how}: ${ch}${time}`,
     close: `no exact match; ${how}: ${ch}${time}`,

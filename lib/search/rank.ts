@@ -118,6 +118,8 @@ export const ABLATE = {
   fragmentWords: false,
   /** A word the history holds is read inside longer words beside other words too (lib/search/expand.ts). */
   heldFragments: false,
+  /** A short query no event holds as typed is not matched in forms held together first (lib/search/ladder.ts). */
+  shortForms: false,
   /** A long query's words held in forms in one event leave out the sessions holding them as typed, scattered (lib/search/ladder.ts). */
   scattered: false,
   /** A question's few literal matches are listed alone, with no nearest by relevance after them (lib/search.ts). */
