@@ -535,6 +535,16 @@ export function findFixes(
   const fit = (hs: Hit[]) => hs.filter((h) => !otherKind(mine, h.quoted) || (otherKinds++, false));
   let lookedFor = signatures.join(" | ") +
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
+  // No line names an error, yet the harness reported it as one (trial 93 F6: "Prompt is too
+  // long", "Your organization must be verified to generate reasoning summaries" were "no
+  // error", though `deja search` found them as the harness's notices).
+  if (!signatures.length && !passing && opts.mentions) {
+    const lines = lineSignatures(errorText).slice(0, 5);
+    const r = lines.length
+      ? unseen(store, lines, names, opts.hidden, new Set(), mine, "", REPORTED)
+      : undefined;
+    if (r?.mentioned?.length) return { ...r, lookedFor: lines.join(" | "), hidden: 0 };
+  }
   if (!signatures.length) {
     return {
       hidden: 0,
@@ -889,6 +899,12 @@ const HOW = new Map<string, string>([
   ["summary", "in a summary"],
 ]);
 
+/**
+ * Where a text that names no error was one all the same: the harness reported it (a tool's
+ * output holding it is read by the failed commands' outputs before).
+ */
+const REPORTED: ReadonlySet<string> = new Set(["notice"]);
+
 /** How surely an event of each kind saw the error happen: its own output above a paste. */
 const HAPPENED = new Map<string, number>([
   ["tool_result", 2],
@@ -911,9 +927,12 @@ function unseen(
   mine: readonly Quoted[] = [],
   /** The error as pasted: what the search's error tier matches when no signature is held. */
   errorText = "",
+  /** Only events of these kinds. */
+  only?: ReadonlySet<string>,
 ): Omit<FixResult, "lookedFor" | "hidden"> {
   const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
     .filter((h) => {
+      if (only && !only.has(h.kind ?? "")) return false;
       if (otherKind(mine, h.quoted)) return false;
       if (hidden === "skip" || !hidden?.has(h.sessionId)) return true;
       if (countsAsHidden(hidden, h.sessionId)) left.add(h.sessionId);

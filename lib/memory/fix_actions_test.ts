@@ -8,6 +8,7 @@ import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes, fixRecord } from "./fix.ts";
 import { aboutFailure, type Action, inputChange } from "./fix_actions.ts";
 import { matchShare, specificNames } from "./signature.ts";
+import { withMemIndex } from "../../tests/_search_fixture.ts";
 
 const NOT_FOUND = (p: string) => `File not found: ${p}`;
 
@@ -338,3 +339,26 @@ Deno.test("aboutFailure tells what ran next about the error from the next step o
   assertEquals(aboutFailure(cmd("fixup-quuxfeed --all"), cmd("make"), ["quuxfeed"]), true);
   assertEquals(aboutFailure(cmd("git stash"), cmd("npm run build"), ["cart.ts"]), false);
 });
+
+// Trial 93 F6: the harness's own errors, worded with no error word ("Prompt is too long"),
+// were "no line of that text reports an error" though the search found them as its notices.
+Deno.test("findFixes names the sessions where the harness reported a text as its error", () =>
+  withMemIndex([
+    {
+      id: "s-long",
+      events: [["user", "summarise the repo"], ["notice", "API error: Prompt is too long"]],
+    },
+    {
+      id: "s-said",
+      events: [["user", "why?"], ["assistant", "a prompt is too long when it holds the logs"]],
+    },
+  ], (store) => {
+    const r = findFixes(store, "Prompt is too long", { mentions: true });
+    assertEquals([r.status, r.mentioned?.map((m) => m.session)], ["unseen", ["s-long"]]);
+    assertEquals(
+      r.message,
+      "no command deja saw failed with that error; 1 session holds it (reported by the harness)",
+    );
+    // A reply saying the words is no report of the error (s-said); nor is a hook's call asked.
+    assertEquals(findFixes(store, "Prompt is too long").status, "not_error");
+  }));
