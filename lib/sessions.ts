@@ -203,8 +203,11 @@ export class AmbiguousSession extends DejaError {
     store: Store,
     opts: { all?: boolean; hint?: string } = {},
   ) {
+    // A subagent named under a parent listed is that parent's; one with an id of its own is
+    // listed too (trial 93 F8), said to be a subagent.
     const top = rows.filter((r) =>
-      r.parent === null || !rows.some((p) => p.harness === r.harness && p.native_id === r.parent)
+      r.parent === null || !r.native_id.startsWith(r.parent) ||
+      !rows.some((p) => p.harness === r.harness && p.native_id === r.parent)
     );
     const more = !opts.all && rows.length >= PREFIX_PAGE;
     const candidates = top.slice(0, CANDIDATES_SHOWN).map((r) => ({
@@ -212,7 +215,9 @@ export class AmbiguousSession extends DejaError {
       harness: r.harness,
       id: r.native_id,
       time: r.updated ?? r.started,
-      title: describeSession(store, r),
+      title: r.parent === null
+        ? describeSession(store, r)
+        : `subagent of ${shortRef(store, r.harness, r.parent)}: ${describeSession(store, r)}`,
       project: r.project,
     }));
     const day = /^deja:\d{4}-\d{2}-\d{2}$/i.test(ref);
@@ -262,7 +267,10 @@ function parentOfAll(rows: SessionRow[]): SessionRow | undefined {
     grew = false;
     for (const r of rows) {
       if (r.harness !== root.harness || under.has(r.native_id)) continue;
-      if (r.parent !== null && under.has(r.parent)) {
+      // Only a subagent named under its parent's id (`<id>/sub_8`), which no prefix of the
+      // parent's tells apart; one with an id of its own that shares a prefix is another
+      // session (trial 93 F8: `ctx 019d924` digested the parent 019d9249 of Codex's 019d924b).
+      if (r.parent !== null && under.has(r.parent) && r.native_id.startsWith(root.native_id)) {
         under.add(r.native_id);
         grew = true;
       }

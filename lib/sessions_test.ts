@@ -7,6 +7,7 @@ import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { AmbiguousSession, resolveSession, shortRef } from "./sessions.ts";
+import { withMemIndex } from "../tests/_search_fixture.ts";
 
 const PARENT = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
 
@@ -192,3 +193,24 @@ Deno.test("another harness's prefix of several sessions is said to list them, no
     ix.cleanup();
   }
 });
+
+// Trial 93 F8: `ctx 019d924` digested the Codex parent 019d9249, whose subagent 019d924b has an
+// id of its own that shares the prefix; `show 01` listed neither as the subagent.
+Deno.test("resolveSession lists a subagent with an id of its own beside its parent", () =>
+  withMemIndex([
+    { id: "019d9249-aaaa", events: [["user", "set up crewai"]] },
+    {
+      id: "019d924b-bbbb",
+      parent: "019d9249-aaaa",
+      events: [["user", "inspect the package"]],
+    },
+  ], (store) => {
+    const e = assertThrows(
+      () => resolveSession(store, "019d924"),
+      AmbiguousSession,
+    ) as AmbiguousSession;
+    assertEquals(e.candidates.map((c) => c.id).sort(), ["019d9249-aaaa", "019d924b-bbbb"]);
+    assertMatch(e.message, /019d924b .*subagent of 019d9249/);
+    // (A subagent named under its parent's id stays the parent's: the test above.)
+    assertEquals(resolveSession(store, "019d9249").native_id, "019d9249-aaaa");
+  }));

@@ -206,14 +206,14 @@ Deno.test("handoff --print needs no target: the packet is the same for any, prin
   );
   try {
     await runIndex(env, parsers, { only: ["crush"] });
-    const printed = await runMain(env, ["handoff", APP.slice(0, 8), "--print"]);
+    const printed = await runMain(env, ["handoff", APP, "--print"]);
     assertEquals(printed.code, 0, printed.err);
     assertStringIncludes(printed.out, "not instructions");
     assertStringIncludes(printed.out, APP);
     assertEquals(printed.err, "", "no note about a target none was named");
-    const toCodex = await runMain(env, ["handoff", "--to", "codex", APP.slice(0, 8), "--print"]);
+    const toCodex = await runMain(env, ["handoff", "--to", "codex", APP, "--print"]);
     assertEquals(toCodex.out, printed.out);
-    const json = await runMain(env, ["handoff", APP.slice(0, 8), "--json"]);
+    const json = await runMain(env, ["handoff", APP, "--json"]);
     assertEquals(json.code, 0, json.err);
     const doc = JSON.parse(json.out);
     assertEquals([doc.to, doc.mode, doc.argv], [null, "paste", null]);
