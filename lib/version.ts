@@ -77,11 +77,13 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codewhale: 6, // session 13: list_dir reads no file
   commandcode: 6,
   factory: 13,
-  trae: 4, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4: see codex 5
+  trae: 5, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4, 5: see codex 5, 6
   zcode: 8, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
+  codex: 6, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)
+  // 6 (trial 94 F1): an apply_patch answered `apply_patch verification failed` failed
+  // (parsers/_responses_items.ts readOutput); it counted as an edit
   crush: 8, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title;

@@ -23,6 +23,9 @@
  *   Older builds wrote a JSON string `{"output", "metadata": {"exit_code"}}`
  *   (docs/registry/codex.md, Mapping and Verified: from notes and other readers'
  *   fixtures; no real file here has it).
+ * - A rejected `apply_patch` answers with the bare text `apply_patch verification failed: ...`,
+ *   no frame (codex-rs apply_patch handler, read via the search tool; no real store here has
+ *   one): a failed call.
  *
  * @module
  */
@@ -258,9 +261,19 @@ export function readOutput(output: unknown): OutputInfo {
     if (o?.success === false) info.isError = true;
   }
   if (info.exit !== undefined && info.exit !== 0) info.isError = true;
+  // A patch Codex refused to apply answers bare, with no `Exit code` frame (trial 94 F1: it
+  // counted as a change that blame, restore and the digest believed).
+  if (PATCH_REFUSED.test(info.text)) info.isError = true;
   info.text = info.text.trimEnd();
   return info;
 }
+
+/**
+ * The opening of the output Codex writes for an `apply_patch` it rejected before touching any
+ * file: `apply_patch verification failed: <why>` (codex-rs apply_patch handler, read via the
+ * search tool; the shape other rollout readers match too). Nothing changed.
+ */
+const PATCH_REFUSED = /^apply_patch verification failed\b/;
 
 function fromJsonEnvelope(s: string): OutputInfo | undefined {
   if (!s.trimStart().startsWith("{")) return undefined;
