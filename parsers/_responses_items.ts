@@ -153,13 +153,24 @@ function patchEnvelope(text: string): string | undefined {
   return end < 0 ? text.slice(at) : text.slice(at, end + "*** End Patch".length);
 }
 
-/** Fills `edits` / `writes` of `info` from a patch text, resolving paths against `base`. */
+/**
+ * Fills `edits` / `writes` of `info` from a patch text, resolving paths against `base`. A file
+ * the patch renames (`*** Move to:`) has its hunks at its new path, where their text now is;
+ * the renamed file and a deleted one (`*** Delete File:`) are `paths` the call read (Codex
+ * reads each to apply the patch). That the patch moved or removed them is read from its text
+ * by lib/memory/moves.ts (trial 94 F2, F3: blame of the new name found nothing, and of a
+ * deleted file said no session touched it).
+ */
 function addPatch(info: ToolCallInfo, patch: string, base: string | undefined): void {
   const fx = parsePatch(patch);
-  if (fx.edits.length) info.edits = fx.edits.map((e) => ({ ...e, path: resolveIn(base, e.path) }));
+  const renamed = new Map(fx.moved);
+  const at = (p: string) => resolveIn(base, renamed.get(p) ?? p);
+  if (fx.edits.length) info.edits = fx.edits.map((e) => ({ ...e, path: at(e.path) }));
   if (fx.writes.length) {
     info.writes = fx.writes.map((w) => ({ ...w, path: resolveIn(base, w.path) }));
   }
+  const gone = [...renamed.keys(), ...fx.deleted];
+  if (gone.length) info.paths = gone.map((p) => resolveIn(base, p));
 }
 
 /**

@@ -42,7 +42,7 @@ import {
   runError,
   runFacts,
 } from "./outcome.ts";
-import { fileMoves, type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
+import { type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
@@ -1261,7 +1261,7 @@ function changedFiles(
   // were nowhere in the list, their new names only under "Changes that failed").
   const known = new Set([...byPath.keys()].map((k) => resolvedIn(k, project) ?? k));
   for (const r of moving) {
-    for (const [from, to] of fileMoves(r.command).moved) {
+    for (const [from, to] of r.moves.moved) {
       const whole = resolvedIn(from, project);
       const there = resolvedIn(to, project);
       // Where a file already listed went is no other file (`mv a b && mv b dir/`).
