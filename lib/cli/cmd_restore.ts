@@ -206,7 +206,10 @@ export function restoreData(
     ),
   );
   const put = spans.filter((s) => wrote.has(`${s.session} ${s.seq}`));
-  if (put.length) spans = put.map((s, i) => ({ ...s, n: i + 1 }));
+  // Each keeps its number in the whole list, so the `--span N` the listing names is the span
+  // `restore <path> --span N` picks too (trial 94 F5: renumbered from 1, span 1 of `app.py:3`
+  // was span 4 of `app.py`, and `app.py --span 1` printed another session's text).
+  if (put.length) spans = put;
   const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
   return {
     ...r,
@@ -228,13 +231,16 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
     );
   }
   if (typeof args.span === "string") return spanById(d, args.span, args.path);
+  if (args.span === undefined && d.spans.length) return d.spans[0];
   const n = args.span ?? 1;
-  const span = d.spans[n - 1];
+  // By its number in the whole list, which a line's listing keeps (restoreData).
+  const span = d.spans.find((s) => s.n === n);
   if (!span) {
+    const file = d.spans[0]?.path ?? d.target;
     throw new DejaError(
-      `no span ${n}: ${d.spans[0]?.path ?? d.target} has ${d.spans.length} span${
-        d.spans.length === 1 ? "" : "s"
-      }`,
+      d.line?.kept
+        ? `no span ${n} among the ${d.spans.length} that put line ${d.line.n} of ${file} there`
+        : `no span ${n}: ${file} has ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}`,
       `deja restore ${args.path} lists them`,
     );
   }

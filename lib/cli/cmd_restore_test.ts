@@ -428,6 +428,17 @@ Deno.test("restore path:line lists the spans of the edits that put the line ther
     const two = await run("app.py:2");
     assertStringIncludes(two.out, "return 1");
     assert(!two.out.includes("greet"), two.out);
+    // Trial 94 F5: a line's spans keep their numbers in the whole list, so the `--span N` its
+    // listing names picks the same span with or without the line.
+    assertStringIncludes(one.out, "  2  ");
+    const two2 = captureIO(ix.env, false);
+    two2.io.cwd = dir;
+    await restoreCmd.run({ values: { span: "2" }, positionals: ["app.py"] }, two2.io);
+    assertEquals(two2.out(), "def greet(name):");
+    const viaLine = captureIO(ix.env, false);
+    viaLine.io.cwd = dir;
+    await restoreCmd.run({ values: { span: "2" }, positionals: ["app.py:1"] }, viaLine.io);
+    assertEquals(viaLine.out(), "def greet(name):");
     // A place that is no line number is said to be (trial 18: read as a file name).
     const bad = captureIO(ix.env, false);
     bad.io.cwd = dir;
