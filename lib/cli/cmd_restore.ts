@@ -47,9 +47,9 @@ export const restoreCmd: CommandSpec = {
     span: {
       type: "string",
       value: "<n>",
-      description: "print span n, or the span of that id (as listed: the end of its session's " +
-        "id, @, the call's place; numbers shift as new sessions are indexed, an id does not, " +
-        "unless another session's id ends alike; 'deja show <id>' opens its session; " +
+      description: "print span n, or the span of that id (as listed: its session's id, @, the " +
+        "call's place; numbers shift as new sessions are indexed, an id does not; " +
+        "'deja show <id>' opens its session; " +
         "controls removed, -o writes it byte for byte)",
     },
     out: {
@@ -98,9 +98,12 @@ export interface RestoreData extends Omit<RestoreList, "spans"> {
 }
 
 /**
- * A span's id: the last 8 letters and digits of its session's id, `@`, the call's place in
- * the session, and `.k` for the k-th part of a call that recorded several (`9c01ab3e@41`,
- * `9c01ab3e@41.2`); more of the session's id only where two listed spans would share one.
+ * A span's id: the letters and digits of its session's id (the last 64 of a longer one), `@`,
+ * the call's place in the session, and `.k` for the k-th part of a call that recorded several
+ * (`a1b2…9c01ab3e@41`, `…@41.2`). The whole id: trial 94 F4 had the last 8 grow to the whole
+ * when a session whose id ended alike was indexed, so a listed id stopped naming its span. An
+ * id of the last 8 (listed before) still names its span while no other session's ends alike
+ * ({@link spanById} refuses one that names several).
  * Numbers count from the newest span, so a session indexed between a listing and `--span 2`
  * shifts them (a background refresh, an agent still at work); an id does not shift. Trial
  * 13: ids made of the shortest unique start of the session's id grew when a session sharing
@@ -115,7 +118,7 @@ export function spanId(
 }
 
 /** Letters and digits of a session's id a span's id ends with ({@link spanId}). */
-const ID_CHARS = 8;
+const ID_CHARS = 64;
 
 /** The id of each listed span ({@link spanId}), longer where two would be the same. */
 function spanIds(spans: readonly PickedSpan[]): Map<PickedSpan, string> {
