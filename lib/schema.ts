@@ -745,6 +745,19 @@ export const Q = {
       OR instr(c.command, 'mv') > 0 OR instr(c.command, 'unlink') > 0) ORDER BY e.seq`,
     ["session"],
   ),
+  /**
+   * The calls of session `session` whose stored input names a patch's rename or deletion
+   * (`*** Move to:`, `*** Delete File:`) and whose file rows did not fail, in order, with that
+   * input (lib/memory/moves.ts `patchMoves`; trial 94 F2, F3).
+   */
+  patchMovesInOrder: query<{ session: number }, { seq: number; data: string }>(
+    `SELECT e.seq AS seq, e.data AS data FROM events e
+    WHERE e.session_id = ? AND e.kind = 'tool_call' AND e.data IS NOT NULL
+      AND (instr(e.data, '*** Move to: ') > 0 OR instr(e.data, '*** Delete File: ') > 0)
+      AND NOT EXISTS (SELECT 1 FROM files f WHERE f.event_id = e.id AND f.failed = 1)
+    ORDER BY e.seq`,
+    ["session"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,

@@ -72,16 +72,21 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 14 (claude), 13 (cherrystudio, codebuddy, factory), 6 (codewhale, commandcode), 8 (zcode;
   // session 36): an assistant block of a kind no reader knows keeps its text (and is counted).
   claude: 14,
-  cherrystudio: 13,
+  cherrystudio: 14,
   codebuddy: 13,
-  codewhale: 6, // session 13: list_dir reads no file
+  codewhale: 7, // session 13: list_dir reads no file; 7: see codex 7
   commandcode: 6,
   factory: 13,
-  trae: 4, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4: see codex 5
+  trae: 6, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7
   zcode: 8, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
+  codex: 7, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)
+  // 6 (trial 94 F1): an apply_patch answered `apply_patch verification failed` failed
+  // (parsers/_responses_items.ts readOutput); it counted as an edit
+  // 7 (trial 94 F2, F3; with cherrystudio 14, codewhale 7, continue 4, copilot 4, amp 2, auggie
+  // 1, whose apply_patch calls parsers/_responses_items.ts reads too): a patch's `*** Move to:`
+  // puts its hunks at the new path, and the renamed or deleted file is a path the call read
   crush: 8, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title;
@@ -105,8 +110,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
-  continue: 3,
-  copilot: 3,
+  continue: 4,
+  copilot: 4,
   // gemini 4, session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read.
   // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left
   // so: its size and time unchanged, it was never read again).
@@ -130,7 +135,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   prime: 1,
   senpi: 1,
   deepseek: 1,
-  amp: 1,
+  amp: 2,
   muse: 1,
   // Session 13: a directory listing (the `list` tool kind, parsers/_tool_args.ts) reads no file:
   // CodeWhale's and Grok's list_dir, Copilot Chat's list_dir (copilot_listDirectory), and
@@ -138,6 +143,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   copilot_chat: 2,
   grok: 1,
   antigravity: 1,
+  auggie: 1, // trial 94 F2, F3: see codex 7
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

@@ -32,6 +32,8 @@ export interface PatchEffect {
   writes: WriteSpan[];
   /** Deleted files. */
   deleted: string[];
+  /** `[from, to]` of each updated file a `*** Move to:` renamed. */
+  moved: Array<[string, string]>;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface PatchEffect {
  * empty effect.
  */
 export function parsePatch(text: string, cwd?: string): PatchEffect {
-  const fx: PatchEffect = { paths: [], edits: [], writes: [], deleted: [] };
+  const fx: PatchEffect = { paths: [], edits: [], writes: [], deleted: [], moved: [] };
   const resolvePath = (p: string) => absolutePath(p, cwd);
   const seen = new Set<string>();
   const note = (p: string) => {
@@ -81,7 +83,9 @@ export function parsePatch(text: string, cwd?: string): PatchEffect {
     }
     const move = /^\*\*\* Move to: (.+)$/.exec(line);
     if (move && mode === "update") {
-      note(resolvePath(move[1].trim()));
+      const to = resolvePath(move[1].trim());
+      note(to);
+      fx.moved.push([path, to]);
       continue;
     }
     if (line.startsWith("*** ")) {

@@ -23,6 +23,9 @@
  *   Older builds wrote a JSON string `{"output", "metadata": {"exit_code"}}`
  *   (docs/registry/codex.md, Mapping and Verified: from notes and other readers'
  *   fixtures; no real file here has it).
+ * - A rejected `apply_patch` answers with the bare text `apply_patch verification failed: ...`,
+ *   no frame (codex-rs apply_patch handler, read via the search tool; no real store here has
+ *   one): a failed call.
  *
  * @module
  */
@@ -150,13 +153,24 @@ function patchEnvelope(text: string): string | undefined {
   return end < 0 ? text.slice(at) : text.slice(at, end + "*** End Patch".length);
 }
 
-/** Fills `edits` / `writes` of `info` from a patch text, resolving paths against `base`. */
+/**
+ * Fills `edits` / `writes` of `info` from a patch text, resolving paths against `base`. A file
+ * the patch renames (`*** Move to:`) has its hunks at its new path, where their text now is;
+ * the renamed file and a deleted one (`*** Delete File:`) are `paths` the call read (Codex
+ * reads each to apply the patch). That the patch moved or removed them is read from its text
+ * by lib/memory/moves.ts (trial 94 F2, F3: blame of the new name found nothing, and of a
+ * deleted file said no session touched it).
+ */
 function addPatch(info: ToolCallInfo, patch: string, base: string | undefined): void {
   const fx = parsePatch(patch);
-  if (fx.edits.length) info.edits = fx.edits.map((e) => ({ ...e, path: resolveIn(base, e.path) }));
+  const renamed = new Map(fx.moved);
+  const at = (p: string) => resolveIn(base, renamed.get(p) ?? p);
+  if (fx.edits.length) info.edits = fx.edits.map((e) => ({ ...e, path: at(e.path) }));
   if (fx.writes.length) {
     info.writes = fx.writes.map((w) => ({ ...w, path: resolveIn(base, w.path) }));
   }
+  const gone = [...renamed.keys(), ...fx.deleted];
+  if (gone.length) info.paths = gone.map((p) => resolveIn(base, p));
 }
 
 /**
@@ -258,9 +272,19 @@ export function readOutput(output: unknown): OutputInfo {
     if (o?.success === false) info.isError = true;
   }
   if (info.exit !== undefined && info.exit !== 0) info.isError = true;
+  // A patch Codex refused to apply answers bare, with no `Exit code` frame (trial 94 F1: it
+  // counted as a change that blame, restore and the digest believed).
+  if (PATCH_REFUSED.test(info.text)) info.isError = true;
   info.text = info.text.trimEnd();
   return info;
 }
+
+/**
+ * The opening of the output Codex writes for an `apply_patch` it rejected before touching any
+ * file: `apply_patch verification failed: <why>` (codex-rs apply_patch handler, read via the
+ * search tool; the shape other rollout readers match too). Nothing changed.
+ */
+const PATCH_REFUSED = /^apply_patch verification failed\b/;
 
 function fromJsonEnvelope(s: string): OutputInfo | undefined {
   if (!s.trimStart().startsWith("{")) return undefined;

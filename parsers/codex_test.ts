@@ -381,6 +381,32 @@ Deno.test("patch paths join with backslashes when the session cwd is a Windows p
   }
 });
 
+Deno.test("a patch Codex refused is a failed result when its output is the bare verification failure", async () => {
+  // Trial 94 F1: `apply_patch verification failed: ...` has no `Exit code` frame; it was a
+  // success, so blame, restore and the digest counted a change that never happened.
+  const dir = tempDir("deja-codex-");
+  try {
+    const p = writeLines(dir, "rollout-x-0d0d0d0d-1111-4222-8333-444444444444.jsonl", [
+      meta({ id: "v1", cwd: "/w/proj" }),
+      item({
+        type: "custom_tool_call",
+        call_id: "p1",
+        name: "apply_patch",
+        input: "*** Begin Patch\n*** Update File: a.py\n@@\n-nope\n+YES\n*** End Patch",
+      }),
+      item({
+        type: "custom_tool_call_output",
+        call_id: "p1",
+        output: "apply_patch verification failed: Failed to find expected lines in a.py:\nnope",
+      }),
+    ]);
+    const { sessions } = await parseOne(codex, src(p), env);
+    assertEquals(resultById(sessions[0], "p1")?.result, { callId: "p1", isError: true });
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("a tool output without call_id still becomes a tool_result when the id is missing", async () => {
   const { byId } = await fixture();
   const orphan = byId.get(A)!.events.find((e) => e.kind === "tool_result" && !e.result?.callId);

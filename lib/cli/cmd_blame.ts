@@ -190,7 +190,8 @@ function runBlame(a: Args, io: IO): number {
       `deja blame ${args.path.replace(/\/+$/, "")}/<file>; deja last --project ${
         shQuote(d.target.replace(/\/+$/, "") || "/")
       } lists the sessions of a project`,
-      1,
+      // A usage error, as the README's exit codes say (trial 94 F8: it exited 1, "none found").
+      2,
     );
   }
   if (!d.sessions.length) {

@@ -288,7 +288,8 @@ Deno.test("blame of a directory says it takes a file", async () => {
       DejaError,
     );
     assertStringIncludes((e as DejaError).message, "is a directory: blame takes a file");
-    assertEquals((e as DejaError).exitCode, 1);
+    // A usage error, exit 2, not "nothing found" (trial 94 F8).
+    assertEquals((e as DejaError).exitCode, 2);
     // Typed as `.`, the hint gives the folder's whole path (trial 64: `--project .` matched none).
     const dot = await assertRejects(
       () => blameCmd.run({ values: {}, positionals: ["."] }, { ...pipe.io, cwd: dir }),

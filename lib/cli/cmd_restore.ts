@@ -47,9 +47,9 @@ export const restoreCmd: CommandSpec = {
     span: {
       type: "string",
       value: "<n>",
-      description: "print span n, or the span of that id (as listed: the end of its session's " +
-        "id, @, the call's place; numbers shift as new sessions are indexed, an id does not, " +
-        "unless another session's id ends alike; 'deja show <id>' opens its session; " +
+      description: "print span n, or the span of that id (as listed: its session's id, @, the " +
+        "call's place; numbers shift as new sessions are indexed, an id does not; " +
+        "'deja show <id>' opens its session; " +
         "controls removed, -o writes it byte for byte)",
     },
     out: {
@@ -98,9 +98,12 @@ export interface RestoreData extends Omit<RestoreList, "spans"> {
 }
 
 /**
- * A span's id: the last 8 letters and digits of its session's id, `@`, the call's place in
- * the session, and `.k` for the k-th part of a call that recorded several (`9c01ab3e@41`,
- * `9c01ab3e@41.2`); more of the session's id only where two listed spans would share one.
+ * A span's id: the letters and digits of its session's id (the last 64 of a longer one), `@`,
+ * the call's place in the session, and `.k` for the k-th part of a call that recorded several
+ * (`a1b2…9c01ab3e@41`, `…@41.2`). The whole id: trial 94 F4 had the last 8 grow to the whole
+ * when a session whose id ended alike was indexed, so a listed id stopped naming its span. An
+ * id of the last 8 (listed before) still names its span while no other session's ends alike
+ * ({@link spanById} refuses one that names several).
  * Numbers count from the newest span, so a session indexed between a listing and `--span 2`
  * shifts them (a background refresh, an agent still at work); an id does not shift. Trial
  * 13: ids made of the shortest unique start of the session's id grew when a session sharing
@@ -115,7 +118,7 @@ export function spanId(
 }
 
 /** Letters and digits of a session's id a span's id ends with ({@link spanId}). */
-const ID_CHARS = 8;
+const ID_CHARS = 64;
 
 /** The id of each listed span ({@link spanId}), longer where two would be the same. */
 function spanIds(spans: readonly PickedSpan[]): Map<PickedSpan, string> {
@@ -206,7 +209,10 @@ export function restoreData(
     ),
   );
   const put = spans.filter((s) => wrote.has(`${s.session} ${s.seq}`));
-  if (put.length) spans = put.map((s, i) => ({ ...s, n: i + 1 }));
+  // Each keeps its number in the whole list, so the `--span N` the listing names is the span
+  // `restore <path> --span N` picks too (trial 94 F5: renumbered from 1, span 1 of `app.py:3`
+  // was span 4 of `app.py`, and `app.py --span 1` printed another session's text).
+  if (put.length) spans = put;
   const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
   return {
     ...r,
@@ -228,13 +234,16 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
     );
   }
   if (typeof args.span === "string") return spanById(d, args.span, args.path);
+  if (args.span === undefined && d.spans.length) return d.spans[0];
   const n = args.span ?? 1;
-  const span = d.spans[n - 1];
+  // By its number in the whole list, which a line's listing keeps (restoreData).
+  const span = d.spans.find((s) => s.n === n);
   if (!span) {
+    const file = d.spans[0]?.path ?? d.target;
     throw new DejaError(
-      `no span ${n}: ${d.spans[0]?.path ?? d.target} has ${d.spans.length} span${
-        d.spans.length === 1 ? "" : "s"
-      }`,
+      d.line?.kept
+        ? `no span ${n} among the ${d.spans.length} that put line ${d.line.n} of ${file} there`
+        : `no span ${n}: ${file} has ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}`,
       `deja restore ${args.path} lists them`,
     );
   }

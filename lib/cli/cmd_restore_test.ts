@@ -7,7 +7,7 @@ import {
 } from "../../tests/_assert.ts";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { indexSessions } from "../../tests/_memory.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { tempDir } from "../../tests/_tmp.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -76,6 +76,57 @@ Deno.test("restore's run lists the spans newest first and picks one by number", 
   }
 });
 
+// Trial 94 F4: ids of the last 8 characters of the session's id grew to the whole id when a
+// session whose id ended alike was indexed, and the id listed before no longer named the span.
+Deno.test("a span's id is its session's whole id, the same before and after a session whose id ends alike is indexed", async () => {
+  const dir = tempDir("deja-restore-ids-");
+  const file = join(dir, "a.txt");
+  const spec = (id: string, day: number, old: string): SessionSpec => ({
+    id,
+    cwd: dir,
+    start: `2026-11-0${day}T10:00:00Z`,
+    turns: [
+      { user: `Change ${old} in a.txt to stress it` },
+      { edit: file, old, new: `${old}!` },
+      { say: "Done: it is stressed now." },
+    ],
+  });
+  const A = spec("aaaaaaaa-1111-4111-8111-111111111111", 1, "alpha");
+  const E = spec("eeeeeeee-5555-4555-8555-111111111111", 2, "echo");
+  const ids = async (sessions: SessionSpec[]) => {
+    const ix = await indexSessions(sessions);
+    try {
+      const c = captureIO(ix.env, false);
+      await restoreCmd.run({ values: { json: true, junk: true }, positionals: [file] }, c.io);
+      const spans = JSON.parse(c.out()).spans as Array<{ id: string }>;
+      const short = captureIO(ix.env, false);
+      let refused: string | null = null;
+      try {
+        await restoreCmd.run(
+          { values: { span: "11111111@1", junk: true }, positionals: [file] },
+          short.io,
+        );
+      } catch (e) {
+        refused = (e as DejaError).message;
+      }
+      return { ids: spans.map((s) => s.id), refused };
+    } finally {
+      ix.cleanup();
+    }
+  };
+  try {
+    const before = await ids([A]);
+    const after = await ids([A, E]);
+    assertEquals(before.ids, ["aaaaaaaa111141118111111111111111@1"]);
+    assertEquals(after.ids, ["eeeeeeee555545558555111111111111@1", ...before.ids]);
+    // The last 8, as listed before, names the span alone, and is refused once it names two.
+    assertEquals(before.refused, null);
+    assertEquals(after.refused, "span id 11111111@1 names 2 sessions' spans");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("restore prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
   const ix = await fixture();
   try {
@@ -90,7 +141,7 @@ Deno.test("restore prints colour on a terminal, plain text to a pipe, and JSON w
     assertStringIncludes(pipe.out(), "(previous content unknown, not restorable)");
     // The session as `deja show` takes it beside the span's id, whose tail is no short id
     // (trial 60: `deja show 861a8eb7` of a span `861a8eb7@70` found nothing).
-    assertStringIncludes(pipe.out(), `55556666@`);
+    assertStringIncludes(pipe.out(), `${ID.replaceAll("-", "")}@`);
     assertStringIncludes(pipe.out(), ` claude ${ID.slice(0, 8)}`);
 
     const one = captureIO(ix.env, false);
@@ -268,7 +319,7 @@ Deno.test("a span's id stays when a newer session shifts the numbers, and --span
     const now = list(after);
     assertEquals(now.spans.map((s) => s.session), [B.id, ID]);
     const id = spanJson(then, false).id as string;
-    assertEquals(id, `44455556666`.slice(-8) + `@${then.seq}`);
+    assertEquals(id, `${ID.replaceAll("-", "")}@${then.seq}`);
     assertEquals(now.spans.map((s) => spanJson(s, false).id).includes(id), true);
     const args = parseRestore({ values: { span: id }, positionals: [FILE] });
     assertEquals(args.span, id);
@@ -428,6 +479,17 @@ Deno.test("restore path:line lists the spans of the edits that put the line ther
     const two = await run("app.py:2");
     assertStringIncludes(two.out, "return 1");
     assert(!two.out.includes("greet"), two.out);
+    // Trial 94 F5: a line's spans keep their numbers in the whole list, so the `--span N` its
+    // listing names picks the same span with or without the line.
+    assertStringIncludes(one.out, "  2  ");
+    const two2 = captureIO(ix.env, false);
+    two2.io.cwd = dir;
+    await restoreCmd.run({ values: { span: "2" }, positionals: ["app.py"] }, two2.io);
+    assertEquals(two2.out(), "def greet(name):");
+    const viaLine = captureIO(ix.env, false);
+    viaLine.io.cwd = dir;
+    await restoreCmd.run({ values: { span: "2" }, positionals: ["app.py:1"] }, viaLine.io);
+    assertEquals(viaLine.out(), "def greet(name):");
     // A place that is no line number is said to be (trial 18: read as a file name).
     const bad = captureIO(ix.env, false);
     bad.io.cwd = dir;

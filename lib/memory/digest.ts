@@ -42,7 +42,7 @@ import {
   runError,
   runFacts,
 } from "./outcome.ts";
-import { fileMoves, type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
+import { type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
@@ -1218,8 +1218,8 @@ function changedFiles(
   project: string | null,
 ): { files: DigestFile[]; failed: FailedChange[] } {
   const byPath = new Map<string, DigestFile>();
-  /** The session's own edits and writes that failed, per file, a call once. */
-  const failed = new Map<string, FailedChange>();
+  /** The session's own edits and writes that failed, a call once, in order. */
+  const failed: Array<{ path: string; op: string; seq: number; why?: string }> = [];
   // A call counts once per file however many spans it recorded (a Cursor edit_file's diff chunks).
   const counted = new Set<string>();
   /** The seq of the session's own last change of each file. */
@@ -1231,15 +1231,15 @@ function changedFiles(
         const call = `${r.event_id} ${r.op} ${r.path} failed`;
         if (!own || counted.has(call)) continue;
         counted.add(call);
-        const x: FailedChange = failed.get(String(r.path)) ??
-          { path: String(r.path), edits: 0, writes: 0 };
-        if (r.op === "edit") x.edits++;
-        else x.writes++;
         const why = r.call_id
           ? firstLineOf(Q.resultText.get(store, { session: id, call: r.call_id })?.text)
           : undefined;
-        if (why) x.why = oneLine(why.replace(/^(?:Error|error):\s*/, ""), 160);
-        failed.set(x.path, x);
+        failed.push({
+          path: String(r.path),
+          op: r.op,
+          seq: r.seq,
+          ...(why ? { why: oneLine(why.replace(/^(?:Error|error):\s*/, ""), 160) } : {}),
+        });
         continue;
       }
       const path = own ? String(r.path) : sameFile(byPath, String(r.path));
@@ -1261,7 +1261,7 @@ function changedFiles(
   // were nowhere in the list, their new names only under "Changes that failed").
   const known = new Set([...byPath.keys()].map((k) => resolvedIn(k, project) ?? k));
   for (const r of moving) {
-    for (const [from, to] of fileMoves(r.command).moved) {
+    for (const [from, to] of r.moves.moved) {
       const whole = resolvedIn(from, project);
       const there = resolvedIn(to, project);
       // Where a file already listed went is no other file (`mv a b && mv b dir/`).
@@ -1282,10 +1282,19 @@ function changedFiles(
     .sort((a, b) => (a.started ?? 0) - (b.started ?? 0) || a.id - b.id)
     .slice(0, MAX_SUBAGENTS);
   for (const c of subs) add(c.id, false);
-  return {
-    files: [...byPath.values()],
-    // Only files the session never changed: a failed edit beside one that went through is
-    // no news.
-    failed: [...failed.values()].filter((x) => !byPath.has(x.path)),
-  };
+  // The tries after the session's last change of the file that went through: a failed try a
+  // later change made good is no news, one after it is (trial 94 F13: app.py's failed Edit,
+  // after its write and an edit, was left out because the file had changed at all).
+  const after = new Map<string, FailedChange>();
+  for (const f of failed) {
+    if (f.seq < (lastChange.get(f.path) ?? -1)) continue;
+    // A file only its subagents changed: their calls are not in this order; as before, no news.
+    if (!lastChange.has(f.path) && byPath.has(f.path)) continue;
+    const x = after.get(f.path) ?? { path: f.path, edits: 0, writes: 0 };
+    if (f.op === "edit") x.edits++;
+    else x.writes++;
+    if (f.why) x.why = f.why;
+    after.set(f.path, x);
+  }
+  return { files: [...byPath.values()], failed: [...after.values()] };
 }

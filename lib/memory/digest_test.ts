@@ -1045,6 +1045,36 @@ Deno.test("Commands count the runs stopped before their end", async () => {
 });
 
 // Trial 46: a README edit that failed was said nowhere, beside a reply claiming "README fixed".
+// Trial 94 F13: a failed Edit after the file's write and a good edit was left out of "Changes
+// that failed" because the file had changed at all; one a later edit made good is no news.
+Deno.test("a failed change after the file's last good change is listed under Changes that failed", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0194-0000-4000-8000-000000000194",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Rework app.py and the config." },
+      { write: "/w/app/app.py", content: "line1\nline2\n" },
+      { edit: "/w/app/app.py", old: "line1", new: "LINE1" },
+      { edit: "/w/app/app.py", old: "line9", new: "x", fail: true },
+      { edit: "/w/app/config.ts", old: "a", new: "b", fail: true },
+      { edit: "/w/app/config.ts", old: "a = 1", new: "a = 2" },
+      { say: "Done." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.failedChanges.map((f) => [f.path, f.edits]), [["/w/app/app.py", 1]]);
+    assertStringIncludes(
+      d.markdown,
+      "## Changes that failed\n\n- app.py (1 edit, nothing changed)",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a file whose every change failed is listed under Changes that failed", async () => {
   const s: SessionSpec = {
     id: "aaaa0146-0000-4000-8000-000000000146",

@@ -141,23 +141,74 @@ export function resolvedIn(path: string, project: string | null): string | undef
   return absoluteTarget(path, project ?? "/");
 }
 
-/** A command of a session that may remove or move files, and its place in the session. */
+/**
+ * The files an `apply_patch` text removes (`*** Delete File: p`) and moves (`*** Update File:
+ * a` then `*** Move to: b`), their paths as written (Codex's patch format, parsers/_patch.ts).
+ */
+export function patchMoves(patch: string): FileMoves {
+  const out: FileMoves = { removed: [], moved: [] };
+  let updated: string | null = null;
+  for (const raw of patch.split("\n")) {
+    const line = raw.replace(/\r$/, "");
+    const head = /^\*\*\* (Update|Delete|Add) File: (.+)$/.exec(line);
+    if (head) {
+      updated = head[1] === "Update" ? head[2].trim() : null;
+      if (head[1] === "Delete") out.removed.push(head[2].trim());
+      continue;
+    }
+    const to = /^\*\*\* Move to: (.+)$/.exec(line);
+    if (to && updated !== null) out.moved.push([updated, to[1].trim()]);
+  }
+  return out;
+}
+
+/** The patch text a call's stored input holds (the input itself, or a string field of it). */
+function patchIn(data: string): string | undefined {
+  let input: unknown;
+  try {
+    input = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const texts = typeof input === "string"
+    ? [input]
+    : Object.values(input ?? {}).flatMap((v) => Array.isArray(v) ? v : [v]);
+  return texts.find((t): t is string => typeof t === "string" && t.includes("*** Begin Patch"));
+}
+
+/**
+ * A call of a session that may remove or move files, its place in the session and what it
+ * removes and moves: a command (`rm`, `mv`), or a patch (`inCall`: the call that moved a file
+ * also read or edited it, so its move comes after its own change).
+ */
 export interface MoveCommand {
   seq: number;
   command: string;
+  moves: FileMoves;
+  inCall?: true;
 }
 
 /**
  * The commands of session `sid` that did not fail and may remove or move files (`rm`, `mv`,
- * `unlink`), in order: one read of the session's commands for every question asked of them.
+ * `unlink`), and its patches that did not fail and renamed or deleted files, in order: one read
+ * of the session's commands for every question asked of them.
  */
 export function moveCommands(store: Store, sid: number): MoveCommand[] {
   const out: MoveCommand[] = [];
   for (const r of Q.moveCommandsInOrder.iterate(store, { session: sid })) {
     if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
-    out.push({ seq: r.seq, command: r.command });
+    out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
   }
-  return out;
+  // A patch's `*** Move to:` and `*** Delete File:` (trial 94 F2, F3: Codex renamed and deleted
+  // files that blame and the digest never heard of). Its input is stored up to MAX_DATA
+  // (lib/prepare.ts): a longer patch's moves are not seen.
+  const patches: MoveCommand[] = [];
+  for (const r of Q.patchMovesInOrder.iterate(store, { session: sid })) {
+    const patch = patchIn(r.data);
+    if (patch) patches.push({ seq: r.seq, command: "", moves: patchMoves(patch), inCall: true });
+  }
+  if (!patches.length) return out;
+  return [...out, ...patches].sort((a, b) => a.seq - b.seq);
 }
 
 /** What became of a file after a session's last change to it ({@link movesAfter}). */
@@ -192,14 +243,15 @@ export function movesAfter(
   /** The last target a file was moved to, as typed. */
   const typed = new Map<string, string>();
   for (const r of rows) {
-    const { removed, moved } = fileMoves(r.command);
+    const { removed, moved } = r.moves;
     /** The files now at `p`, or inside a folder there, that changed last before this command. */
     const named = (p: string) => {
       const abs = resolvedIn(p, project);
       if (!abs) return [];
-      return [...at].filter(([k, now]) =>
-        now !== null && globNames(abs, now) && r.seq > lastChange.get(k)!
-      ).map(([k, now]) => ({ k, rest: now!.slice(abs.length) }));
+      const after = (k: string) =>
+        r.seq > lastChange.get(k)! || (r.inCall === true && r.seq === lastChange.get(k));
+      return [...at].filter(([k, now]) => now !== null && globNames(abs, now) && after(k))
+        .map(([k, now]) => ({ k, rest: now!.slice(abs.length) }));
     };
     for (const p of removed) for (const { k } of named(p)) at.set(k, null);
     for (const [source, to] of moved) {
