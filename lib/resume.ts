@@ -51,6 +51,7 @@ import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
 import { notReopened, notReopenedReason } from "./resume_source.ts";
 import { withSourceArgs } from "./resume_args.ts";
+import { homeVars } from "./resume_home.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -74,6 +75,11 @@ export interface ResumePlan {
    * is printed to run from there, and `--exec` refuses.
    */
   needsCwd?: boolean;
+  /**
+   * Variables the command must run with: the harness's home, where the session's store is not
+   * the one the command reads (lib/resume_home.ts).
+   */
+  env?: Record<string, string>;
   /** For a remote's session: its host, its project there, and the clone here (`argv` is ssh's). */
   remote?: { host: string; port: number | null; cwd: string | null; clone: string | null };
 }
@@ -181,7 +187,9 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
   );
   if (s.harness === "claude") place = claudePlace(place, s.source);
+  const vars = env ? homeVars(s.harness, s.source, env) : undefined;
   return {
+    ...(vars ? { env: vars } : {}),
     harness: s.harness,
     asked: asked.native_id,
     id: s.native_id,

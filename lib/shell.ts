@@ -54,8 +54,13 @@ export function templateArgv(tpl: string, values: Record<string, string>): strin
 }
 
 /** An argv as one line a person can paste into a POSIX shell, with `cd` first when `cwd` is given. */
-export function displayCommand(argv: string[], cwd?: string | null): string {
-  const cmd = argv.map(shQuoteShown).join(" ");
+export function displayCommand(
+  argv: string[],
+  cwd?: string | null,
+  vars?: Record<string, string>,
+): string {
+  const set = Object.entries(vars ?? {}).map(([k, v]) => `${k}=${shQuoteShown(v)} `).join("");
+  const cmd = set + argv.map(shQuoteShown).join(" ");
   return cwd ? `cd ${shQuoteShown(cwd)} && ${cmd}` : cmd;
 }
 
@@ -65,14 +70,19 @@ export function displayCommand(argv: string[], cwd?: string | null): string {
  *
  * @throws {DejaError} (exit 2) when the program is not installed or not on PATH.
  */
-export function runInherit(argv: string[], cwd: string): number {
-  const r = childProcess().spawnSync(argv[0], argv.slice(1), { cwd, stdio: "inherit" });
+export function runInherit(argv: string[], cwd: string, vars?: Record<string, string>): number {
+  const env = vars ? { ...process.env, ...vars } : undefined;
+  const r = childProcess().spawnSync(argv[0], argv.slice(1), {
+    cwd,
+    stdio: "inherit",
+    ...(env ? { env } : {}),
+  });
   if (r.error) {
     const code = (r.error as { code?: string }).code;
     if (code === "ENOENT") {
       throw new DejaError(
         `'${argv[0]}' is not installed or not on PATH`,
-        `the command was: ${displayCommand(argv, cwd)}`,
+        `the command was: ${displayCommand(argv, cwd, vars)}`,
         2,
       );
     }

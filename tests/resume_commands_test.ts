@@ -248,3 +248,35 @@ Deno.test("resume of an Oh My Pi session kept under a named profile adds --profi
     ix.cleanup();
   }
 });
+
+// Trial 94 F6: a store read from elsewhere than the harness's home (`DEJA_CODEX_ROOT` on a
+// copy) was resumed with a command that looks in `~/.codex` and finds no such session.
+Deno.test("resume names the harness's home where the session's store is not the one its command reads", async () => {
+  const ix = await indexSessions([]);
+  try {
+    const home = ix.env.home;
+    const id = "019a0000-0000-7000-8000-000000000c01";
+    const at = (source: string, harness = "codex", native = id) =>
+      fileSession(ix.store, { harness, native_id: native, source, project: null });
+    at(join(ix.root, "copy", "codex", "sessions", "2026", "01", "02", `rollout-x-${id}.jsonl`));
+    const away = resumeData(ix.env, `codex:${id}`);
+    assertEquals(away.plan.env, { CODEX_HOME: join(ix.root, "copy", "codex") });
+    assertEquals(away.command, `CODEX_HOME=${join(ix.root, "copy", "codex")} codex resume ${id}`);
+    const claude = "5fbf3543-0000-4000-8000-000000000c02";
+    at(join(ix.root, "cfg", "projects", "-w-app", `${claude}.jsonl`), "claude", claude);
+    assertEquals(resumeData(ix.env, `claude:${claude}`).plan.env, {
+      CLAUDE_CONFIG_DIR: join(ix.root, "cfg"),
+    });
+    // Under the home the command reads: nothing to add.
+    const mine = "019a0000-0000-7000-8000-000000000c03";
+    at(
+      join(home, ".codex", "sessions", "2026", "01", "02", `rollout-y-${mine}.jsonl`),
+      "codex",
+      mine,
+    );
+    const here = resumeData(ix.env, `codex:${mine}`);
+    assertEquals([here.plan.env, here.command], [undefined, `codex resume ${mine}`]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -71,7 +71,7 @@ export function resumeData(env: Env, ref: string): ResumeData {
   const store = Store.open(indexPath(env));
   try {
     const plan = resumePlan(store, ref, env);
-    return { plan, command: displayCommand(plan.argv, plan.cwd) };
+    return { plan, command: displayCommand(plan.argv, plan.cwd, plan.env) };
   } finally {
     store.close();
   }
@@ -79,9 +79,10 @@ export function resumeData(env: Env, ref: string): ResumeData {
 
 /** The `--json` document (docs/json-output.md, `resume`). */
 export function resumeJson(d: ResumeData): Record<string, unknown> {
-  const { remote, note, needsCwd, ...rest } = d.plan;
+  const { remote, note, needsCwd, env, ...rest } = d.plan;
   return {
     ...rest,
+    env: env ?? {},
     command: d.command,
     note: note ?? null,
     needs_cwd: needsCwd ?? false,
@@ -134,7 +135,7 @@ function runResume(a: Args, io: IO): number {
   // the command runs as before it is printed.
   const notes = resumeNotes(d.plan);
   if (notes) io.err(notes);
-  if (args.exec) return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
+  if (args.exec) return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd, d.plan.env);
   io.out(d.command + "\n");
   return 0;
 }
