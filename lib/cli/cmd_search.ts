@@ -113,6 +113,8 @@ export interface SearchArgs {
   /** Sessions to show. */
   limit: number;
   json: boolean;
+  /** Epoch ms "now" for the query's time words (`deja view` passes its clock); default the clock's. */
+  now?: number;
 }
 
 /** What `deja search` found, each result with its shortest reference. */
@@ -243,6 +245,7 @@ export async function searchData(
     limit: args.limit,
     kinds: args.kinds,
     sessionIds,
+    ...(args.now === undefined ? {} : { now: args.now }),
     regex: args.regex,
     ...searchHiding({
       env: io.env,

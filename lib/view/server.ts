@@ -24,7 +24,8 @@ import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { CSS, JS } from "./assets.ts";
 import { esc } from "./html.ts";
 import type { ViewCtx } from "./layout.ts";
-import { filtersOf, listPage, searchPage, searchResults } from "./list.ts";
+import { filtersOf, listPage } from "./list.ts";
+import { searchPage, searchResults } from "./search.ts";
 import { sessionPage } from "./session.ts";
 import { blamePage, projectPage, projectsPage } from "./projects.ts";
 import { activityPage } from "./activity.ts";
@@ -181,7 +182,7 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
   }
   try {
     const ctx: ViewCtx = { base: `/${s.token}`, store, env: s.env, now: s.now };
-    return route_(ctx, route, url.searchParams);
+    return await route_(ctx, route, url.searchParams);
   } finally {
     store.close();
   }
@@ -198,7 +199,7 @@ const PAGES = new Set([
   "/stats",
 ]);
 
-function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
+async function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Promise<Reply> {
   const ok = (body: string): Reply => ({ status: 200, type: HTML, body });
   const f = filtersOf(q);
   const junk = q.get("junk") === "1";
@@ -206,9 +207,9 @@ function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
     case "/":
       return ok(listPage(ctx, f));
     case "/search":
-      return ok(searchPage(ctx, (q.get("q") ?? "").trim(), f));
+      return ok(await searchPage(ctx, (q.get("q") ?? "").trim(), f));
     case "/api/search":
-      return ok(searchResults(ctx, (q.get("q") ?? "").trim(), f).value);
+      return ok((await searchResults(ctx, (q.get("q") ?? "").trim(), f)).value);
     case "/session": {
       const at = Number(q.get("at") ?? 0);
       const body = sessionPage(
