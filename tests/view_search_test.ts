@@ -2,7 +2,7 @@
  * `deja view`'s search when it finds nothing, or finds it where the page does not show it:
  * said the way `deja search` says it (trial 95).
  */
-import { assert, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex } from "./_search_fixture.ts";
 import { startView } from "../lib/view/server.ts";
 
@@ -15,6 +15,33 @@ async function fixture() {
       project: "/home/dev/app",
       at: AT - 30 * 86_400_000,
       events: [["user", "the docker build fails on arm64"], ["assistant", "Pinned the image."]],
+    },
+    {
+      id: "sess-tools",
+      project: "/home/dev/app",
+      at: AT,
+      events: [
+        ["user", "why is the image so large"],
+        {
+          kind: "tool_call",
+          text: "",
+          tool: { name: "Bash", id: "c1", command: "du -sh layers" },
+          time: AT + 60e3,
+        },
+        {
+          kind: "tool_result",
+          text: [...Array(40).keys()].map((i) => i === 33 ? "layer 7: qdrant 2.1G" : `layer ${i}`)
+            .join("\n"),
+          result: { callId: "c1", exit: 0 },
+          time: AT + 70e3,
+        },
+        {
+          kind: "tool_result",
+          text: "second result of the same call: flux",
+          result: { callId: "c1" },
+          time: AT + 80e3,
+        },
+      ],
     },
     {
       id: "sess-redis",
@@ -51,4 +78,20 @@ Deno.test("view search says when a filter left nothing, how many without it, and
   // The search page says it too, and a filter that is not why says so.
   assertStringIncludes(await f.get("search?q=docker&days=7"), "The filter left nothing");
   assertStringIncludes(await f.get("api/search?q=kubernetes&days=7"), "Nor without that filter");
+});
+
+// Trial 95 F1: a result is drawn inside its call's card, and only the call had an id: a hit in
+// a tool's output opened its session at the top, the output folded.
+Deno.test("view session page gives every event a hit can name its anchor, a tool's output too", async () => {
+  await using f = await fixture();
+  for (const word of ["qdrant", "flux"]) {
+    const hits = await f.get(`api/search?q=${word}`);
+    const link = /href="[^"]*\/(session\?[^"#]+)#(e\d+)"/.exec(hits);
+    assert(link, hits);
+    const page = await f.get(link[1].replaceAll("&amp;", "&"));
+    // The output holding the hit is the element of that id, folded (long) or not.
+    assert(new RegExp(`<details class="out" id="${link[2]}"`).test(page), `${word}: ${link[2]}`);
+  }
+  const page = await f.get("session?h=mem&id=sess-tools");
+  assertEquals([...page.matchAll(/ id="(e\d+)"/g)].map((m) => m[1]), ["e0", "e1", "e2", "e3"]);
 });

@@ -44,7 +44,7 @@ white-space:nowrap;background:var(--code)}
 overflow-wrap:anywhere}.snip a{color:inherit}mark{background:var(--mark);color:inherit;border-radius:2px}
 .note{padding:8px 12px;border-left:3px solid var(--acc);background:var(--card);margin:10px 0;font-size:14px}
 .ev{margin:12px 0;padding:10px 14px;border-radius:10px;background:var(--card);border:1px solid var(--line)}
-.ev:target{outline:2px solid var(--acc);outline-offset:2px}
+.ev:target,details.out:target{outline:2px solid var(--acc);outline-offset:2px}
 .ev.user{border-left:4px solid var(--acc)}.ev.assistant{border-left:4px solid var(--ok)}
 .ev.summary{border-left:4px solid var(--unk);background:var(--code)}
 .ev.tool{border-left:4px solid var(--line);padding:8px 14px}
@@ -108,8 +108,11 @@ document.addEventListener('click',function(e){
 });
 document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
   s.addEventListener('change',function(){s.form.submit();});});
-function reveal(){if(!location.hash)return;var el=document.getElementById(location.hash.slice(1));
+function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
+  try{id=decodeURIComponent(id);}catch(_){}
+  var el=document.getElementById(id);
   if(!el)return;for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
+  if(el.classList.contains('ev'))el.querySelectorAll('details').forEach(function(d){d.open=true;});
   el.scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
 })();
