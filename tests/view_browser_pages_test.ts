@@ -103,3 +103,31 @@ Deno.test({
     assertEquals(w.errors, []);
   },
 });
+
+// Trial 95 F3: after a pause the session page went to the search page mid-word, focus on
+// nothing, and the letters typed after were lost.
+Deno.test({
+  ...opts,
+  name: "view keeps every letter typed in the header box of a session page; Enter searches them",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    const at = `${w.srv.url}session?h=mem&id=sess-tools`;
+    await page.goto(at);
+    await page.click("#q");
+    await page.keyboard.type("do");
+    await page.waitForTimeout(600); // past the search's 150 ms pause
+    await page.keyboard.type("cker");
+    await page.waitForTimeout(600);
+    assertEquals(page.url(), at);
+    assertEquals(await page.inputValue("#q"), "docker");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".hit mark");
+    assertEquals(new URL(page.url()).searchParams.get("q"), "docker");
+    // On the search page the box keeps the focus, the caret after the words.
+    assertEquals(await page.evaluate("document.activeElement && document.activeElement.id"), "q");
+    await page.keyboard.type(" step");
+    assertEquals(await page.inputValue("#q"), "docker step");
+    assertEquals(w.errors, []);
+  },
+});

@@ -77,7 +77,11 @@ svg.chart text{font-size:11px;fill:var(--mut);font-family:system-ui,sans-serif}
 .barcell{width:40%}.empty{padding:40px;text-align:center;color:var(--mut)}
 `;
 
-/** `app.js`: search as you type, copy buttons, a hit's event brought into view. */
+/**
+ * `app.js`: search as you type, copy buttons, a hit's event brought into view. A page without
+ * results to replace (a session, a project, Activity) searches on Enter only: it went to the
+ * search page mid-word, and the letters typed after were lost (trial 95 F3).
+ */
 export const JS = `
 (function(){
 var base=document.body.getAttribute('data-base');
@@ -91,11 +95,11 @@ function run(){
   if(f){var d=new FormData(f);d.forEach(function(v,k){if(v&&k!=='q')u+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
   fetch(u,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(t){
     if(mine!==seq)return;
-    if(!box){location.href=base+'/search?q='+encodeURIComponent(text);return;}
     box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text));
   });
 }
-if(q){q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(run,150);});
+if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
+  if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
   q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
     if(box)run();else location.href=base+'/search?q='+encodeURIComponent(q.value.trim());}});}
 document.addEventListener('click',function(e){
