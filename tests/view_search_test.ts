@@ -95,3 +95,17 @@ Deno.test("view session page gives every event a hit can name its anchor, a tool
   const page = await f.get("session?h=mem&id=sess-tools");
   assertEquals([...page.matchAll(/ id="(e\d+)"/g)].map((m) => m[1]), ["e0", "e1", "e2", "e3"]);
 });
+
+// Trial 95 F8: `docker OR redis` said only "Nothing matched", where the CLI says why.
+Deno.test("view search that found nothing gives the CLI's hints: words apart, OR typed", async () => {
+  await using f = await fixture();
+  const body = await f.get(`api/search?q=${encodeURIComponent("docker OR redis")}`);
+  assertStringIncludes(body, "Nothing matched “docker OR redis”");
+  assertStringIncludes(body, "left out as too common: or");
+  assertStringIncludes(
+    body,
+    "&#39;docker&#39; and &#39;redis&#39; are in no session together: &#39;docker&#39; alone is in 1 session",
+  );
+  assertStringIncludes(body, "OR is no operator here");
+  assert(!body.includes("hint: "), "the CLI's prefix is left out");
+});

@@ -712,8 +712,9 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
 /**
  * The `hint:` lines of a search, as the text output prints them after its verdict and the
  * `--json` document lists them (`hints`): what to type instead, and what was left out.
+ * `deja view` shows them too (trial 95 F8).
  */
-function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): string {
+export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): string {
   const out: string[] = [];
   const io = { err: (s: string) => void out.push(s) } as unknown as IO;
   const found = d.result.results.length > 0;

@@ -42,6 +42,7 @@ white-space:nowrap;background:var(--code)}
 .hit{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 14px;margin:10px 0}
 .hit .title{font-weight:600}.snip{margin:6px 0 0;font-size:13.5px;color:var(--fg);white-space:pre-wrap;
 overflow-wrap:anywhere}.snip a{color:inherit}mark{background:var(--mark);color:inherit;border-radius:2px}
+ul.hints{margin:6px 0 12px;padding-left:20px;color:var(--mut);font-size:13.5px;overflow-wrap:anywhere}
 .note{padding:8px 12px;border-left:3px solid var(--acc);background:var(--card);margin:10px 0;font-size:14px}
 .ev{margin:12px 0;padding:10px 14px;border-radius:10px;background:var(--card);border:1px solid var(--line)}
 .ev:target,details.out:target{outline:2px solid var(--acc);outline-offset:2px}

@@ -8,7 +8,7 @@
  */
 import { speaker } from "../speaker.ts";
 import { describeSession } from "../memory/last.ts";
-import { type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
+import { hintsText, type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
@@ -50,13 +50,14 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       : `${res.hidden} more in throwaway or excluded projects: tick the throwaway box`
     : "";
   const note = [hidden, narration(res), droppedNote(res)].filter(Boolean).join("; ");
+  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${hintsOf(d, query)}`;
   if (!res.results.length) {
     const filtered = d.filtered?.filters.length ? d.filtered : undefined;
     return htm`<div class="empty">Nothing matched “${query}”${
       filtered ? ` ${filterWhere(ctx, f)}` : ""
     }${res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""}.${
       filtered ? filteredNote(ctx, query, f, filtered) : ""
-    }</div>`;
+    }</div>${notes}`;
   }
   const hits = res.results.map((r) => {
     const best = r.snippets[0];
@@ -90,9 +91,21 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
     }</div>
     `;
   });
-  return htm`${note ? htm`<div class="note">${note}</div>` : ""}<p class="sub">${res.total} ${
+  return htm`${notes}<p class="sub">${res.total} ${
     res.total === 1 ? "session" : "sessions"
   } · tier ${res.tier}</p>${hits}`;
+}
+
+/**
+ * The CLI's hints (lib/cli/cmd_search.ts `hintsText`: words apart, an operator typed, a word no
+ * session holds, a file's name, a session's id), one a line, without their `hint: ` (trial 95
+ * F8: `docker OR redis` said only "Nothing matched"). The hidden sessions are said by the
+ * page itself, which names its throwaway box where the CLI names `--junk`.
+ */
+function hintsOf(d: SearchData, query: string): Html | "" {
+  const lines = hintsText({ ...d, result: { ...d.result, hidden: 0 } }, { query, regex: false })
+    .split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, ""));
+  return lines.length ? htm`<ul class="hints">${lines.map((l) => htm`<li>${l}</li>`)}</ul>` : "";
 }
 
 /** Where the filters looked, as the CLI names them (`in harness aider, in the last week`). */
