@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex } from "./_search_fixture.ts";
 import { startView } from "../lib/view/server.ts";
+import { request } from "node:http";
 
 const AT = Date.parse("2026-11-01T10:00:00Z");
 
@@ -52,6 +53,7 @@ async function fixture() {
   ]);
   const srv = await startView({ env: idx.env, token: "k".repeat(32), now: () => AT + 3_600_000 });
   return {
+    url: srv.url,
     /** The body of a page of the view, `path` after its token. */
     get: async (path: string) => await (await fetch(`${srv.url}${path}`)).text(),
     async [Symbol.asyncDispose]() {
@@ -108,4 +110,36 @@ Deno.test("view search that found nothing gives the CLI's hints: words apart, OR
   );
   assertStringIncludes(body, "OR is no operator here");
   assert(!body.includes("hint: "), "the CLI's prefix is left out");
+});
+
+/** A GET of `path` on the server at `url` (fetch refuses an address this long). */
+function getLong(url: string, path: string): Promise<{ status: number; body: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname + path }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => body += c);
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+// Trial 95 F9: a query over 16 KB (a pasted stack trace) got an empty 431, a blank page.
+Deno.test("view searches a pasted 20 KB error, cut as the CLI cuts it; past its limit says why", async () => {
+  await using f = await fixture();
+  const trace = [
+    "docker build fails",
+    ...[...Array(1200).keys()].map((i) => `    at handler${i} (server/frame${i}.js)`),
+  ]
+    .join("\n");
+  assert(trace.length > 20_000);
+  const r = await getLong(f.url, `search?q=${encodeURIComponent(trace)}`);
+  assertEquals(r.status, 200);
+  assertStringIncludes(r.body, "the query was cut");
+  const huge = await getLong(f.url, `search?q=${"x".repeat(600_000)}`);
+  assertEquals(huge.status, 431);
+  assertStringIncludes(huge.body, "The search is longer than deja view reads");
 });

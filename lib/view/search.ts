@@ -12,6 +12,7 @@ import { hintsText, type SearchArgs, type SearchData, searchData } from "../cli/
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
+import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
 import { badge, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
 import { daysLabel, eventAnchor, filterForm, type ListFilters, TITLE_CHARS } from "./list.ts";
@@ -49,11 +50,13 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       } every word (throwaway or excluded projects); those below only look like it: tick the throwaway box`
       : `${res.hidden} more in throwaway or excluded projects: tick the throwaway box`
     : "";
-  const note = [hidden, narration(res), droppedNote(res)].filter(Boolean).join("; ");
+  // A long query (a pasted stack trace) is cut as the CLI cuts it, and said (trial 95 F9).
+  const note = [cutNote(res.cut), hidden, narration(res), droppedNote(res)].filter(Boolean)
+    .join("; ");
   const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${hintsOf(d, query)}`;
   if (!res.results.length) {
     const filtered = d.filtered?.filters.length ? d.filtered : undefined;
-    return htm`<div class="empty">Nothing matched “${query}”${
+    return htm`<div class="empty">Nothing matched “${oneLine(query, TITLE_CHARS)}”${
       filtered ? ` ${filterWhere(ctx, f)}` : ""
     }${res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""}.${
       filtered ? filteredNote(ctx, query, f, filtered) : ""

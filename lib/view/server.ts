@@ -18,6 +18,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { Duplex } from "node:stream";
 import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
@@ -32,6 +33,13 @@ import { activityPage } from "./activity.ts";
 
 /** Pages freshen the index at most this often. */
 export const FRESHEN_EVERY_MS = 10_000;
+
+/**
+ * The longest request head the server reads, in bytes: a search's words travel in the address,
+ * and node's default of 16 KiB answered a pasted 16 KB stack trace with an empty 431 (trial 95
+ * F9). The search cuts what it does not use and says so (lib/query.ts `cutNote`).
+ */
+export const MAX_HEAD_BYTES = 512 * 1024;
 
 /** Options of {@link startView}. */
 export interface ViewOptions {
@@ -94,11 +102,12 @@ export async function startView(o: ViewOptions): Promise<ViewServer> {
     lastFresh = now();
     await freshen(o.env, o.parsers);
   };
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (req, res) => {
     answer(req, { token, port, env: o.env, now: now(), freshen: freshenMaybe })
       .then((r) => send(res, r, req.method === "HEAD"))
       .catch((e) => send(res, fail(500, `deja view: ${(e as Error)?.message ?? e}`), false));
   });
+  server.on("clientError", refuseRaw);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port ?? 0, "127.0.0.1", () => resolve());
@@ -125,6 +134,27 @@ function send(res: ServerResponse, r: Reply, head: boolean): void {
     "Content-Length": String(body.length),
   });
   res.end(head ? undefined : body);
+}
+
+/**
+ * A request the HTTP parser refused, answered with a page that says why rather than the empty
+ * one node sends (trial 95 F9: a blank page for a query past the head's limit).
+ */
+function refuseRaw(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const long = err.code === "HPE_HEADER_OVERFLOW";
+  const body = long
+    ? `<!doctype html><meta charset="utf-8"><title>deja</title><p>The search is longer than ` +
+      `deja view reads (${MAX_HEAD_BYTES / 1024} KB in the address).</p><p>Search for the few ` +
+      `words that name the problem, or run <code>deja search</code> in a terminal.</p>\n`
+    : "deja view: a request it could not read\n";
+  const head = long ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const type = long ? HTML : "text/plain; charset=utf-8";
+  const headers = Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.end(
+    `HTTP/1.1 ${head}\r\n${headers}Content-Type: ${type}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function fail(status: number, message: string): Reply {
