@@ -11,6 +11,8 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { AmbiguousSession, modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
+import { resumePlan } from "../resume.ts";
+import { DejaError } from "../../core/errors.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
@@ -101,7 +103,7 @@ export function sessionPage(
       `
       : ""
   }</div>
-    <div>${copy(`deja resume ${ref}`)}${copy(`deja ctx ${ref}`)}</div>
+    <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
   `;
   return page(ctx, {
     title: s.title || s.native_id,
@@ -143,6 +145,25 @@ function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
     sessionEnding(ctx.store, s, Q.eventMetaOfSession.iterate(ctx.store, { session: s.id })),
   );
   return text ? htm`<div class="ending">${text}</div>` : "";
+}
+
+/**
+ * The `deja resume` copy button when `deja resume` would reopen the session (lib/resume.ts
+ * `resumePlan`, the command's own rule), else why not, as the command says it (trial 95 F10: a
+ * button for aider sessions, which no command reopens).
+ */
+function resumeCopy(ctx: ViewCtx, ref: string): Html {
+  try {
+    resumePlan(ctx.store, ref, ctx.env);
+    return copy(`deja resume ${ref}`);
+  } catch (e) {
+    if (!(e instanceof DejaError)) throw e;
+    // Exit 2 is a refusal, said; exit 1, a reference the CLI does not read (a harness it does
+    // not know), no button either.
+    return e.exitCode === 2
+      ? htm`<span class="copy mut">not resumable: ${e.message}</span>`
+      : htm``;
+  }
 }
 
 function copy(command: string): Html {
