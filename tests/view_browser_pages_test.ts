@@ -131,3 +131,26 @@ Deno.test({
     assertEquals(w.errors, []);
   },
 });
+
+// Trial 95 F11: at 380 px the header did not wrap, the search box showed "Se…", and every page
+// scrolled sideways.
+Deno.test({
+  ...opts,
+  name: "view at 380 px: no page scrolls sideways, the search box is a usable width",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(380);
+    for (
+      const path of ["", "search?q=docker", "session?h=mem&id=sess-tools", "stats", "projects"]
+    ) {
+      await page.goto(w.srv.url + path);
+      const [scroll, client] = await page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+      ) as number[];
+      assert(scroll <= client, `${path || "list"}: ${scroll} px wide in ${client}`);
+      const box = await page.$eval("#q", (q) => q.getBoundingClientRect());
+      assert(box.width >= 250 && box.right <= 380, `${path}: box ${box.left} to ${box.right}`);
+    }
+    assertEquals(w.errors, []);
+  },
+});

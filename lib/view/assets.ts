@@ -7,7 +7,11 @@
  * @module
  */
 
-/** `app.css`: one stylesheet, light and dark. */
+/**
+ * `app.css`: one stylesheet, light and dark. Under 640 px the header wraps, the search box takes a
+ * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
+ * sideways and the box showed "Se…").
+ */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
 --ok:#2b8a3e;--bad:#c92a2a;--unk:#8a6d00;--mark:#ffe066;--code:#f3f3f1;--add:#e6f6e6;--del:#fdecec;
@@ -76,6 +80,13 @@ svg.chart text{font-size:11px;fill:var(--mut);font-family:system-ui,sans-serif}
 .legend{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0;font-size:12px}
 .bar{height:10px;background:var(--acc);border-radius:3px;display:inline-block;vertical-align:middle}
 .barcell{width:40%}.empty{padding:40px;text-align:center;color:var(--mut)}
+@media (max-width:640px){header{flex-wrap:wrap;gap:8px 14px;padding:8px 12px}
+header input[type=search]{flex:1 1 100%;max-width:none}main{padding:12px 12px 40px}
+form.filters select{max-width:100%}table.sessions thead{display:none}
+table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
+border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
+table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}}
 `;
 
 /**
