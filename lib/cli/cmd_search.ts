@@ -113,6 +113,8 @@ export interface SearchArgs {
   /** Sessions to show. */
   limit: number;
   json: boolean;
+  /** Epoch ms "now" for the query's time words (`deja view` passes its clock); default the clock's. */
+  now?: number;
 }
 
 /** What `deja search` found, each result with its shortest reference. */
@@ -243,6 +245,7 @@ export async function searchData(
     limit: args.limit,
     kinds: args.kinds,
     sessionIds,
+    ...(args.now === undefined ? {} : { now: args.now }),
     regex: args.regex,
     ...searchHiding({
       env: io.env,
@@ -709,8 +712,9 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
 /**
  * The `hint:` lines of a search, as the text output prints them after its verdict and the
  * `--json` document lists them (`hints`): what to type instead, and what was left out.
+ * `deja view` shows them too (trial 95 F8).
  */
-function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): string {
+export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): string {
   const out: string[] = [];
   const io = { err: (s: string) => void out.push(s) } as unknown as IO;
   const found = d.result.results.length > 0;

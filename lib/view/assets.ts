@@ -7,7 +7,11 @@
  * @module
  */
 
-/** `app.css`: one stylesheet, light and dark. */
+/**
+ * `app.css`: one stylesheet, light and dark. Under 640 px the header wraps, the search box takes a
+ * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
+ * sideways and the box showed "Se…").
+ */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
 --ok:#2b8a3e;--bad:#c92a2a;--unk:#8a6d00;--mark:#ffe066;--code:#f3f3f1;--add:#e6f6e6;--del:#fdecec;
@@ -42,9 +46,10 @@ white-space:nowrap;background:var(--code)}
 .hit{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 14px;margin:10px 0}
 .hit .title{font-weight:600}.snip{margin:6px 0 0;font-size:13.5px;color:var(--fg);white-space:pre-wrap;
 overflow-wrap:anywhere}.snip a{color:inherit}mark{background:var(--mark);color:inherit;border-radius:2px}
+ul.hints{margin:6px 0 12px;padding-left:20px;color:var(--mut);font-size:13.5px;overflow-wrap:anywhere}
 .note{padding:8px 12px;border-left:3px solid var(--acc);background:var(--card);margin:10px 0;font-size:14px}
 .ev{margin:12px 0;padding:10px 14px;border-radius:10px;background:var(--card);border:1px solid var(--line)}
-.ev:target{outline:2px solid var(--acc);outline-offset:2px}
+.ev:target,details.out:target{outline:2px solid var(--acc);outline-offset:2px}
 .ev.user{border-left:4px solid var(--acc)}.ev.assistant{border-left:4px solid var(--ok)}
 .ev.summary{border-left:4px solid var(--unk);background:var(--code)}
 .ev.tool{border-left:4px solid var(--line);padding:8px 14px}
@@ -75,9 +80,20 @@ svg.chart text{font-size:11px;fill:var(--mut);font-family:system-ui,sans-serif}
 .legend{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0;font-size:12px}
 .bar{height:10px;background:var(--acc);border-radius:3px;display:inline-block;vertical-align:middle}
 .barcell{width:40%}.empty{padding:40px;text-align:center;color:var(--mut)}
+@media (max-width:640px){header{flex-wrap:wrap;gap:8px 14px;padding:8px 12px}
+header input[type=search]{flex:1 1 100%;max-width:none}main{padding:12px 12px 40px}
+form.filters select{max-width:100%}table.sessions thead{display:none}
+table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
+border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
+table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}}
 `;
 
-/** `app.js`: search as you type, copy buttons, a hit's event brought into view. */
+/**
+ * `app.js`: search as you type, copy buttons, a hit's event brought into view. A page without
+ * results to replace (a session, a project, Activity) searches on Enter only: it went to the
+ * search page mid-word, and the letters typed after were lost (trial 95 F3).
+ */
 export const JS = `
 (function(){
 var base=document.body.getAttribute('data-base');
@@ -91,11 +107,11 @@ function run(){
   if(f){var d=new FormData(f);d.forEach(function(v,k){if(v&&k!=='q')u+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
   fetch(u,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(t){
     if(mine!==seq)return;
-    if(!box){location.href=base+'/search?q='+encodeURIComponent(text);return;}
     box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text));
   });
 }
-if(q){q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(run,150);});
+if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
+  if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
   q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
     if(box)run();else location.href=base+'/search?q='+encodeURIComponent(q.value.trim());}});}
 document.addEventListener('click',function(e){
@@ -108,8 +124,11 @@ document.addEventListener('click',function(e){
 });
 document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
   s.addEventListener('change',function(){s.form.submit();});});
-function reveal(){if(!location.hash)return;var el=document.getElementById(location.hash.slice(1));
+function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
+  try{id=decodeURIComponent(id);}catch(_){}
+  var el=document.getElementById(id);
   if(!el)return;for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
+  if(el.classList.contains('ev'))el.querySelectorAll('details').forEach(function(d){d.open=true;});
   el.scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
 })();

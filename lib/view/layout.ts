@@ -52,7 +52,7 @@ export function page(
         item("stats", "/stats", "Activity")
       }</nav>
     <input type="search" id="q" name="q" placeholder="Search every session…" autocomplete="off"
-    value="${o.query ?? ""}" aria-label="Search">`
+    value="${o.query ?? ""}" aria-label="Search"${o.nav === "search" ? htm` autofocus` : ""}>`
   }</header>
         <main>${o.body}</main>
         <script src="${b}/app.js"></script>

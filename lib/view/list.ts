@@ -1,20 +1,14 @@
 /**
- * The session list (`/`), its filters (harness, project, time, throwaway
- * projects), and the search results that replace it while one types
- * (`/search`, `/api/search`): the CLI's search (lib/search.ts) with the CLI's
- * hiding rule, its tiers named the way the CLI names them.
+ * The session list (`/`) and its filters (harness, project, time, throwaway
+ * projects), which the search (lib/view/search.ts) shares.
  *
  * @module
  */
-import { speaker } from "../speaker.ts";
 import { Q } from "../schema.ts";
-import { describeSession, lastSessions } from "../memory/last.ts";
-import { defaultHidden, searchHiding } from "../search/sessions.ts";
-import { search } from "../search.ts";
-import { narration } from "../cli/search_narration.ts";
-import { droppedNote } from "../cli/search_words.ts";
+import { lastSessions } from "../memory/last.ts";
+import { defaultHidden } from "../search/sessions.ts";
 import { oneLine, plural } from "../../core/text.ts";
-import { htm, type Html, marked } from "./html.ts";
+import { htm, type Html } from "./html.ts";
 import {
   badge,
   page,
@@ -37,7 +31,7 @@ export interface ListFilters {
 }
 
 /** Longest session description in the list and in search results (characters). */
-const TITLE_CHARS = 110;
+export const TITLE_CHARS = 110;
 
 /** Sessions listed at most on one page. */
 export const LIST_LIMIT = 300;
@@ -58,7 +52,13 @@ const DAYS: Array<[number, string]> = [[1, "last day"], [7, "last week"], [30, "
   "last 90 days",
 ], [365, "last year"]];
 
-function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
+/** The time filter's words as its menu shows them (`last week`), else `last <n> days`. */
+export function daysLabel(days: number): string {
+  return DAYS.find(([d]) => d === days)?.[1] ?? `last ${days} days`;
+}
+
+/** The filters as a form: of the list (`/`), or of a search (`query` kept in it). */
+export function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
   const harnesses = new Map<string, number>();
   const projects = new Map<string, number>();
   // Counted as the list shows them: without the throwaway box, its sessions are not counted
@@ -177,87 +177,7 @@ export function listPage(ctx: ViewCtx, f: ListFilters): string {
   });
 }
 
-/** Search results as a fragment (what `/api/search` answers and `/search` shows). */
-export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html {
-  const res = search(ctx.store, query, {
-    harness: f.harness ? [f.harness] : undefined,
-    project: f.project,
-    since: f.days ? ctx.now - f.days * 86_400_000 : undefined,
-    limit: 30,
-    now: ctx.now,
-    ...searchHiding({ env: ctx.env, junk: f.junk }),
-  });
-  // The words left out are said as the CLI says them (trial 56: `hello world` listed sessions
-  // without `hello`, and the page said nothing).
-  // Sessions the throwaway filter hides that hold every word, as the CLI says them (trial 67:
-  // the page said nothing of four exact matches behind the box).
-  const hidden = res.hidden && res.results.length
-    ? res.nothingMatched
-      ? `${res.hidden} hidden ${
-        res.hidden === 1 ? "session holds" : "sessions hold"
-      } every word (throwaway or excluded projects); those below only look like it: tick the throwaway box`
-      : `${res.hidden} more in throwaway or excluded projects: tick the throwaway box`
-    : "";
-  const note = [hidden, narration(res), droppedNote(res)].filter(Boolean).join("; ");
-  if (!res.results.length) {
-    return htm`<div class="empty">Nothing matched “${query}”${
-      res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""
-    }.</div>`;
-  }
-  const hits = res.results.map((r) => {
-    const best = r.snippets[0];
-    return htm`
-      <div
-        class="hit"><div>${
-      badge(
-        r.harness,
-      )
-    } <a class="title" href="${(best?.session === r.id
-      ? sessionHref(ctx, r.harness, r.id, best.seq)
-      : sessionHref(ctx, r.harness, r.id) + (best ? anchorHash(r.id, best) : ""))}">${
-      oneLine(
-        describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
-        TITLE_CHARS,
-      )
-    }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
-      when(r.updated ?? r.started, r)
-    } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
-      r.throwaway ? " · throwaway project" : ""
-    }</div>${
-      r.snippets.map((s) =>
-        htm`<div class="snip"><a href="${
-          s.session === r.id
-            ? sessionHref(ctx, r.harness, r.id, s.seq)
-            : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
-        }"><span class="badge">${speaker(r.harness, s.kind).replace("_", " ")}</span> ${
-          marked(s.text)
-        }</a></div>`
-      )
-    }</div>
-    `;
-  });
-  return htm`${note ? htm`<div class="note">${note}</div>` : ""}<p class="sub">${res.total} ${
-    res.total === 1 ? "session" : "sessions"
-  } · tier ${res.tier}</p>${hits}`;
-}
-
 /** The anchor of an event on its session's page: `e<seq>`, `<subagent id>/e<seq>` inside a subagent. */
 export function eventAnchor(rootId: string, sessionId: string, seq: number): string {
   return sessionId === rootId ? `e${seq}` : `${sessionId}/e${seq}`;
-}
-
-function anchorHash(rootId: string, s: { session: string; seq: number }): string {
-  return "#" + encodeURIComponent(eventAnchor(rootId, s.session, s.seq));
-}
-
-/** The search page (`/search?q=`), for a link or a browser without script. */
-export function searchPage(ctx: ViewCtx, query: string, f: ListFilters): string {
-  return page(ctx, {
-    title: query ? `“${query}”` : "Search",
-    nav: "search",
-    query,
-    body: htm`<h1>Search</h1>${filterForm(ctx, f, query)}<div id="results">${
-      query ? searchResults(ctx, query, f) : ""
-    }</div>`,
-  });
 }

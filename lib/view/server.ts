@@ -18,19 +18,28 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { Duplex } from "node:stream";
 import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { CSS, JS } from "./assets.ts";
 import { esc } from "./html.ts";
 import type { ViewCtx } from "./layout.ts";
-import { filtersOf, listPage, searchPage, searchResults } from "./list.ts";
+import { filtersOf, listPage } from "./list.ts";
+import { searchPage, searchResults } from "./search.ts";
 import { sessionPage } from "./session.ts";
 import { blamePage, projectPage, projectsPage } from "./projects.ts";
 import { activityPage } from "./activity.ts";
 
 /** Pages freshen the index at most this often. */
 export const FRESHEN_EVERY_MS = 10_000;
+
+/**
+ * The longest request head the server reads, in bytes: a search's words travel in the address,
+ * and node's default of 16 KiB answered a pasted 16 KB stack trace with an empty 431 (trial 95
+ * F9). The search cuts what it does not use and says so (lib/query.ts `cutNote`).
+ */
+export const MAX_HEAD_BYTES = 512 * 1024;
 
 /** Options of {@link startView}. */
 export interface ViewOptions {
@@ -93,11 +102,12 @@ export async function startView(o: ViewOptions): Promise<ViewServer> {
     lastFresh = now();
     await freshen(o.env, o.parsers);
   };
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (req, res) => {
     answer(req, { token, port, env: o.env, now: now(), freshen: freshenMaybe })
       .then((r) => send(res, r, req.method === "HEAD"))
       .catch((e) => send(res, fail(500, `deja view: ${(e as Error)?.message ?? e}`), false));
   });
+  server.on("clientError", refuseRaw);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port ?? 0, "127.0.0.1", () => resolve());
@@ -124,6 +134,27 @@ function send(res: ServerResponse, r: Reply, head: boolean): void {
     "Content-Length": String(body.length),
   });
   res.end(head ? undefined : body);
+}
+
+/**
+ * A request the HTTP parser refused, answered with a page that says why rather than the empty
+ * one node sends (trial 95 F9: a blank page for a query past the head's limit).
+ */
+function refuseRaw(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const long = err.code === "HPE_HEADER_OVERFLOW";
+  const body = long
+    ? `<!doctype html><meta charset="utf-8"><title>deja</title><p>The search is longer than ` +
+      `deja view reads (${MAX_HEAD_BYTES / 1024} KB in the address).</p><p>Search for the few ` +
+      `words that name the problem, or run <code>deja search</code> in a terminal.</p>\n`
+    : "deja view: a request it could not read\n";
+  const head = long ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const type = long ? HTML : "text/plain; charset=utf-8";
+  const headers = Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.end(
+    `HTTP/1.1 ${head}\r\n${headers}Content-Type: ${type}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function fail(status: number, message: string): Reply {
@@ -181,7 +212,7 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
   }
   try {
     const ctx: ViewCtx = { base: `/${s.token}`, store, env: s.env, now: s.now };
-    return route_(ctx, route, url.searchParams);
+    return await route_(ctx, route, url.searchParams);
   } finally {
     store.close();
   }
@@ -198,7 +229,7 @@ const PAGES = new Set([
   "/stats",
 ]);
 
-function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
+async function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Promise<Reply> {
   const ok = (body: string): Reply => ({ status: 200, type: HTML, body });
   const f = filtersOf(q);
   const junk = q.get("junk") === "1";
@@ -206,9 +237,9 @@ function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
     case "/":
       return ok(listPage(ctx, f));
     case "/search":
-      return ok(searchPage(ctx, (q.get("q") ?? "").trim(), f));
+      return ok(await searchPage(ctx, (q.get("q") ?? "").trim(), f));
     case "/api/search":
-      return ok(searchResults(ctx, (q.get("q") ?? "").trim(), f).value);
+      return ok((await searchResults(ctx, (q.get("q") ?? "").trim(), f)).value);
     case "/session": {
       const at = Number(q.get("at") ?? 0);
       const body = sessionPage(

@@ -11,6 +11,8 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { AmbiguousSession, modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
+import { resumePlan } from "../resume.ts";
+import { DejaError } from "../../core/errors.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
@@ -101,7 +103,7 @@ export function sessionPage(
       `
       : ""
   }</div>
-    <div>${copy(`deja resume ${ref}`)}${copy(`deja ctx ${ref}`)}</div>
+    <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
   `;
   return page(ctx, {
     title: s.title || s.native_id,
@@ -145,6 +147,25 @@ function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
   return text ? htm`<div class="ending">${text}</div>` : "";
 }
 
+/**
+ * The `deja resume` copy button when `deja resume` would reopen the session (lib/resume.ts
+ * `resumePlan`, the command's own rule), else why not, as the command says it (trial 95 F10: a
+ * button for aider sessions, which no command reopens).
+ */
+function resumeCopy(ctx: ViewCtx, ref: string): Html {
+  try {
+    resumePlan(ctx.store, ref, ctx.env);
+    return copy(`deja resume ${ref}`);
+  } catch (e) {
+    if (!(e instanceof DejaError)) throw e;
+    // Exit 2 is a refusal, said; exit 1, a reference the CLI does not read (a harness it does
+    // not know), no button either.
+    return e.exitCode === 2
+      ? htm`<span class="copy mut">not resumable: ${e.message}</span>`
+      : htm``;
+  }
+}
+
 function copy(command: string): Html {
   return htm`
     <span
@@ -177,10 +198,12 @@ function transcript(
     list.push(f);
     touches.set(f.event_id, list);
   }
-  const results = new Map<string, EventRow>();
+  // Every result of a call, each with its own anchor: a search hit in one opens the page there
+  // (trial 95 F1: only the call had an id, and 23 of 71 hit links led to the top of the page).
+  const results = new Map<string, EventRow[]>();
   for (const e of events) {
-    if (e.kind === "tool_result" && e.call_id && !results.has(e.call_id)) {
-      results.set(e.call_id, e);
+    if (e.kind === "tool_result" && e.call_id) {
+      results.set(e.call_id, [...results.get(e.call_id) ?? [], e]);
     }
   }
   const calls = new Set(events.filter((e) => e.kind === "tool_call").map((e) => e.call_id));
@@ -213,7 +236,8 @@ function transcript(
     out.push(eventBlock(e, anchor(e.seq), {
       command: commands.get(e.id),
       touches: touches.get(e.id) ?? [],
-      result: e.call_id && e.kind === "tool_call" ? results.get(e.call_id) : undefined,
+      results: (e.call_id && e.kind === "tool_call" ? results.get(e.call_id) : undefined)
+        ?.map((r) => ({ event: r, anchor: anchor(r.seq) })) ?? [],
     }));
   }
   const lastPage = !Q.eventsBetweenSeqs.get(st, { session: s.id, from: range.to - 1, to: END });
@@ -246,7 +270,8 @@ function subagent(ctx: ViewCtx, c: SessionRow, rootId: string, depth: number): H
 interface Extras {
   command?: CommandFacts;
   touches: Touch[];
-  result?: EventRow;
+  /** The call's results, drawn inside its card, each with its anchor. */
+  results: Array<{ event: EventRow; anchor: string }>;
 }
 
 const LABEL: Record<string, string> = {
@@ -281,7 +306,7 @@ function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
   }
   return htm`<div class="ev tool" id="${anchor}">${head(htm`<b>${e.tool ?? "tool"}</b>`)}${
     callBody(e, x)
-  }${x.result ? output(x.result.text, x.result.seq) : ""}</div>`;
+  }${x.results.map((r) => output(r.event.text, r.event.seq, r.anchor))}</div>`;
 }
 
 function callBody(e: EventRow, x: Extras): Html {
@@ -332,15 +357,18 @@ function diff(before: string, after: string): Html {
   return htm`<pre class="diff">${rows}</pre>`;
 }
 
-function output(text: string, seq?: number): Html {
-  if (!text.trim()) return htm``;
+/** A tool's output, folded when long; `anchor`: its id, a result drawn inside its call's card. */
+function output(text: string, seq?: number, anchor?: string): Html {
+  // Empty, it still holds the anchor a link may name.
+  if (!text.trim()) return anchor ? htm`<span id="${anchor}"></span>` : htm``;
   const lines = text.split("\n").length;
   const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${
     seq === undefined ? "" : ` · #${seq}`
   }`;
   const long = lines > 12 || text.length > 1200;
   const open = long ? "" : htm` open`;
-  return htm`<details${open}><summary>${label}</summary><pre>${text}</pre></details>`;
+  const id = anchor ? htm` class="out" id="${anchor}"` : "";
+  return htm`<details${id}${open}><summary>${label}</summary><pre>${text}</pre></details>`;
 }
 
 /** Text shown whole when short, else its head with the rest behind a fold. */

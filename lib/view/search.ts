@@ -1,0 +1,155 @@
+/**
+ * The search (`/search`, and `/api/search`, which answers while one types): run as
+ * `deja search` runs it (lib/cli/cmd_search.ts `searchData`: the CLI's hiding rule, its
+ * count without the filters), its tiers named the way the CLI names them, and a search
+ * that found nothing said the way the CLI says it.
+ *
+ * @module
+ */
+import { speaker } from "../speaker.ts";
+import { describeSession } from "../memory/last.ts";
+import { hintsText, type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
+import { narration } from "../cli/search_narration.ts";
+import { droppedNote } from "../cli/search_words.ts";
+import { oneLine } from "../../core/text.ts";
+import { cutNote } from "../query.ts";
+import { htm, type Html, marked } from "./html.ts";
+import { badge, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+import { daysLabel, eventAnchor, filterForm, type ListFilters, TITLE_CHARS } from "./list.ts";
+
+/** Sessions a search lists at most. */
+const SEARCH_LIMIT = 30;
+
+/** The CLI's arguments for the view's query and filters. */
+function argsOf(ctx: ViewCtx, query: string, f: ListFilters): SearchArgs {
+  return {
+    query,
+    filter: { harness: f.harness ? [f.harness] : undefined, project: f.project, junk: f.junk },
+    since: f.days ? ctx.now - f.days * 86_400_000 : undefined,
+    // As `--since 7d`: a command a hint names runs the search the page ran.
+    sinceText: f.days ? `${f.days}d` : undefined,
+    regex: false,
+    limit: SEARCH_LIMIT,
+    json: false,
+    now: ctx.now,
+  };
+}
+
+/** Search results as a fragment (what `/api/search` answers and `/search` shows). */
+export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Promise<Html> {
+  const d = await searchData(ctx.store, argsOf(ctx, query, f), { env: ctx.env, cwd: "" });
+  const res = d.result;
+  // The words left out are said as the CLI says them (trial 56: `hello world` listed sessions
+  // without `hello`, and the page said nothing).
+  // Sessions the throwaway filter hides that hold every word, as the CLI says them (trial 67:
+  // the page said nothing of four exact matches behind the box).
+  const hidden = res.hidden && res.results.length
+    ? res.nothingMatched
+      ? `${res.hidden} hidden ${
+        res.hidden === 1 ? "session holds" : "sessions hold"
+      } every word (throwaway or excluded projects); those below only look like it: tick the throwaway box`
+      : `${res.hidden} more in throwaway or excluded projects: tick the throwaway box`
+    : "";
+  // A long query (a pasted stack trace) is cut as the CLI cuts it, and said (trial 95 F9).
+  const note = [cutNote(res.cut), hidden, narration(res), droppedNote(res)].filter(Boolean)
+    .join("; ");
+  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${hintsOf(d, query)}`;
+  if (!res.results.length) {
+    const filtered = d.filtered?.filters.length ? d.filtered : undefined;
+    return htm`<div class="empty">Nothing matched “${oneLine(query, TITLE_CHARS)}”${
+      filtered ? ` ${filterWhere(ctx, f)}` : ""
+    }${res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""}.${
+      filtered ? filteredNote(ctx, query, f, filtered) : ""
+    }</div>${notes}`;
+  }
+  const hits = res.results.map((r) => {
+    const best = r.snippets[0];
+    return htm`
+      <div
+        class="hit"><div>${
+      badge(
+        r.harness,
+      )
+    } <a class="title" href="${(best?.session === r.id
+      ? sessionHref(ctx, r.harness, r.id, best.seq)
+      : sessionHref(ctx, r.harness, r.id) + (best ? anchorHash(r.id, best) : ""))}">${
+      oneLine(
+        describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
+        TITLE_CHARS,
+      )
+    }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
+      when(r.updated ?? r.started, r)
+    } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
+      r.throwaway ? " · throwaway project" : ""
+    }</div>${
+      r.snippets.map((s) =>
+        htm`<div class="snip"><a href="${
+          s.session === r.id
+            ? sessionHref(ctx, r.harness, r.id, s.seq)
+            : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
+        }"><span class="badge">${speaker(r.harness, s.kind).replace("_", " ")}</span> ${
+          marked(s.text)
+        }</a></div>`
+      )
+    }</div>
+    `;
+  });
+  return htm`${notes}<p class="sub">${res.total} ${
+    res.total === 1 ? "session" : "sessions"
+  } · tier ${res.tier}</p>${hits}`;
+}
+
+/**
+ * The CLI's hints (lib/cli/cmd_search.ts `hintsText`: words apart, an operator typed, a word no
+ * session holds, a file's name, a session's id), one a line, without their `hint: ` (trial 95
+ * F8: `docker OR redis` said only "Nothing matched"). The hidden sessions are said by the
+ * page itself, which names its throwaway box where the CLI names `--junk`.
+ */
+function hintsOf(d: SearchData, query: string): Html | "" {
+  const lines = hintsText({ ...d, result: { ...d.result, hidden: 0 } }, { query, regex: false })
+    .split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, ""));
+  return lines.length ? htm`<ul class="hints">${lines.map((l) => htm`<li>${l}</li>`)}</ul>` : "";
+}
+
+/** Where the filters looked, as the CLI names them (`in harness aider, in the last week`). */
+function filterWhere(ctx: ViewCtx, f: ListFilters): string {
+  return [
+    f.harness ? `in harness ${f.harness}` : "",
+    f.project ? `in project ${shortPath(ctx, f.project)}` : "",
+    f.days ? `in the ${daysLabel(f.days)}` : "",
+  ].filter(Boolean).join(", ");
+}
+
+/**
+ * How many sessions the words find without the filters, with a link to them: the filter,
+ * not the words, left nothing, as `deja search` says (trial 95 F2: `docker` under harness
+ * aider said "Nothing matched" of a word six sessions hold).
+ */
+function filteredNote(
+  ctx: ViewCtx,
+  query: string,
+  f: ListFilters,
+  out: NonNullable<SearchData["filtered"]>,
+): Html {
+  const them = out.filters.length === 1 ? "that filter" : "those filters";
+  if (!out.without) return htm`<p class="sub">Nor without ${them}.</p>`;
+  const n = `${out.without} ${out.without === 1 ? "session" : "sessions"}`;
+  const all = `${ctx.base}/search?q=${encodeURIComponent(query)}${f.junk ? "&junk=1" : ""}`;
+  return htm`<p class="filtered">The filter left nothing: without ${them}, ${n}. <a class="drop" href="${all}">Search without it</a></p>`;
+}
+
+function anchorHash(rootId: string, s: { session: string; seq: number }): string {
+  return "#" + encodeURIComponent(eventAnchor(rootId, s.session, s.seq));
+}
+
+/** The search page (`/search?q=`), for a link or a browser without script. */
+export async function searchPage(ctx: ViewCtx, query: string, f: ListFilters): Promise<string> {
+  return page(ctx, {
+    title: query ? `“${query}”` : "Search",
+    nav: "search",
+    query,
+    body: htm`<h1>Search</h1>${filterForm(ctx, f, query)}<div id="results">${
+      query ? await searchResults(ctx, query, f) : ""
+    }</div>`,
+  });
+}

@@ -1,0 +1,156 @@
+/**
+ * `deja view`'s script and stylesheet in a real browser (Debian's Chromium, driven by
+ * playwright-core) on a small fixture index: what a person does on a page and sees (trial 95).
+ * Skipped, with a message saying so, where Chromium is not installed.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { existsSync } from "node:fs";
+import { memIndex } from "./_search_fixture.ts";
+import { startView } from "../lib/view/server.ts";
+import { CHROMIUM, CHROMIUM_FLAGS as FLAGS } from "./_browser.ts";
+
+const present = existsSync(CHROMIUM);
+if (!present) {
+  console.log(`view_browser_pages_test: skipped: no Chromium at ${CHROMIUM}`);
+}
+
+const AT = Date.parse("2026-11-01T10:00:00Z");
+
+/** 40 lines of a tool's output, `line` at the 34th: folded on the page. */
+const LONG = [...Array(40).keys()].map((i) => i === 33 ? "layer 7: qdrant 2.1G" : `layer ${i}`)
+  .join("\n");
+
+/** A server on a fixture index and a browser page; both closed when disposed. */
+async function world() {
+  const idx = await memIndex([
+    {
+      id: "sess-tools",
+      project: "/home/dev/a-rather-long-project-directory-name/that-goes-on-and-on/app",
+      at: AT,
+      events: [
+        ["user", `why is the image so large\n${LONG}`],
+        {
+          kind: "tool_call",
+          text: "",
+          tool: { name: "Bash", id: "c1", command: "du -sh layers" },
+          time: AT + 60e3,
+        },
+        { kind: "tool_result", text: LONG, result: { callId: "c1", exit: 0 }, time: AT + 70e3 },
+        ...[...Array(30).keys()].map((i) => ({
+          kind: "assistant" as const,
+          text: `step ${i} docker`,
+          time: AT + 80e3 + i * 1e3,
+        })),
+      ],
+    },
+    {
+      id: "agent-1",
+      parent: "sess-tools",
+      project: "/home/dev/app",
+      at: AT + 65e3,
+      events: [["user", "subagent measures the layers"]],
+    },
+  ]);
+  const srv = await startView({ env: idx.env, now: () => AT + 3_600_000 });
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const errors: string[] = [];
+  return {
+    srv,
+    browser,
+    errors,
+    async page(width = 1200) {
+      const p = await browser.newPage({ viewport: { width, height: 800 } });
+      p.on("pageerror", (e) => errors.push(e.message));
+      return p;
+    },
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await srv.close();
+      idx.cleanup();
+    },
+  };
+}
+
+const opts = { ignore: !present, sanitizeOps: false, sanitizeResources: false };
+
+// Trial 95 F1: the hit's output had no id, and stayed folded at the bottom of the page.
+Deno.test({
+  ...opts,
+  name: "view opens a session at a hit in a folded tool output: unfolded and in view",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools#e2`);
+    assertEquals(await page.$eval("#e2", (d) => (d as unknown as { open: boolean }).open), true);
+    const [top, bottom] = await page.$eval("#e2", (d) => {
+      const r = d.getBoundingClientRect();
+      return [r.top, r.bottom];
+    });
+    assert(top < 800 && bottom > 100, `the output is not in view: ${top} to ${bottom}`);
+    // A hit in a prompt's folded tail: the fold inside its event opens.
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools#e0`);
+    assertEquals(
+      await page.$eval("#e0 details", (d) => (d as unknown as { open: boolean }).open),
+      true,
+    );
+    // A hit inside a subagent: its link names `agent-1/e0`, percent-encoded in the address.
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools#agent-1%2Fe0`);
+    assertEquals(
+      await page.$eval("#agent-1", (d) => (d as unknown as { open: boolean }).open),
+      true,
+    );
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 95 F3: after a pause the session page went to the search page mid-word, focus on
+// nothing, and the letters typed after were lost.
+Deno.test({
+  ...opts,
+  name: "view keeps every letter typed in the header box of a session page; Enter searches them",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    const at = `${w.srv.url}session?h=mem&id=sess-tools`;
+    await page.goto(at);
+    await page.click("#q");
+    await page.keyboard.type("do");
+    await page.waitForTimeout(600); // past the search's 150 ms pause
+    await page.keyboard.type("cker");
+    await page.waitForTimeout(600);
+    assertEquals(page.url(), at);
+    assertEquals(await page.inputValue("#q"), "docker");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".hit mark");
+    assertEquals(new URL(page.url()).searchParams.get("q"), "docker");
+    // On the search page the box keeps the focus, the caret after the words.
+    assertEquals(await page.evaluate("document.activeElement && document.activeElement.id"), "q");
+    await page.keyboard.type(" step");
+    assertEquals(await page.inputValue("#q"), "docker step");
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 95 F11: at 380 px the header did not wrap, the search box showed "Se…", and every page
+// scrolled sideways.
+Deno.test({
+  ...opts,
+  name: "view at 380 px: no page scrolls sideways, the search box is a usable width",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(380);
+    for (
+      const path of ["", "search?q=docker", "session?h=mem&id=sess-tools", "stats", "projects"]
+    ) {
+      await page.goto(w.srv.url + path);
+      const [scroll, client] = await page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+      ) as number[];
+      assert(scroll <= client, `${path || "list"}: ${scroll} px wide in ${client}`);
+      const box = await page.$eval("#q", (q) => q.getBoundingClientRect());
+      assert(box.width >= 250 && box.right <= 380, `${path}: box ${box.left} to ${box.right}`);
+    }
+    assertEquals(w.errors, []);
+  },
+});
