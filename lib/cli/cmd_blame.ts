@@ -177,9 +177,13 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
 function runBlame(a: Args, io: IO): number {
   const args = parseBlame(a, io.cwd);
   const d = withStore(io, (store) => blameData(store, args, io));
+  // A path typed (not a bare name) that only files of its name elsewhere match: they are
+  // listed as the nearest, and the file itself was found in none (trial 94 F7: the absolute
+  // path of a file no session touched answered 9 sessions of other README.md files, exit 0).
+  const elsewhere = d.sessions.length > 0 && d.match === "basename" && /[/\\]/.test(args.path);
   if (args.json) {
     printJson(io, blameJson(d));
-    return d.sessions.length ? 0 : 1;
+    return d.sessions.length && !elsewhere ? 0 : 1;
   }
   if (!d.sessions.length && isDirSync(d.target)) {
     // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
@@ -212,12 +216,19 @@ function runBlame(a: Args, io: IO): number {
     hiddenHint(io, d.hidden);
     return 1;
   }
+  if (elsewhere) {
+    io.err(
+      `deja: no session touched ${
+        oneLine(tilde(d.target, io.env.home), 200)
+      } itself; listed: files of its name elsewhere\n`,
+    );
+  }
   io.out(blameText(d, io));
   if (d.sessions.length < d.listed) {
     io.err(`showing ${d.sessions.length} of ${d.listed}: --limit shows more\n`);
   }
   hiddenHint(io, d.hidden);
-  return 0;
+  return elsewhere ? 1 : 0;
 }
 
 function sessionLines(

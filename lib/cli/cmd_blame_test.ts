@@ -110,6 +110,27 @@ Deno.test("blame of a file no session touched says so on stderr with exit 1", as
   }
 });
 
+// Trial 94 F7: the absolute path of a file no session touched was answered, exit 0, by the
+// sessions of other files of its name.
+Deno.test("blame of a path only other files of its name match lists them as the nearest, exit 1", async () => {
+  const ix = await fixture();
+  try {
+    const other = captureIO(ix.env, false);
+    const args = { values: {}, positionals: ["/elsewhere/lib/retry.ts"] };
+    assertEquals(await blameCmd.run(args, other.io), 1);
+    assertStringIncludes(other.err(), "deja: no session touched /elsewhere/lib/retry.ts itself");
+    assertStringIncludes(other.out(), "basename match");
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 1);
+    // A bare name is asked by its name: found, exit 0.
+    const bare = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["retry.ts"] }, bare.io), 0);
+    assertEquals(bare.err(), "");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("blame path:line lists only the edits holding the line and says when the line is out of range", async () => {
   // The recorded path is the file on disk (a line of a file of the same name elsewhere says
   // nothing of who wrote it: lib/memory/blame_test.ts).
