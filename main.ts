@@ -213,7 +213,10 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       // Words and an option the search takes, not the command (trial 90 F15: `deja mcp server
       // connection --limit 4` was a bare "Unknown option", where without it the hint said how
       // to search the words): the search that takes both.
-      const option = e instanceof DejaError && e.exitCode === 2 && words.length
+      // A session's id is no word to search (trial 94 F9: `deja resume 763fc74b --junk` was
+      // told to search `resume 763fc74b`).
+      const ids = words.every((w) => /^(?:[a-z][\w-]*:)?[0-9a-f][0-9a-f-]{3,}$/i.test(w));
+      const option = e instanceof DejaError && e.exitCode === 2 && words.length && !ids
         ? /^Unknown option '-*([^'=]+)/i.exec(e.message)?.[1]
         : undefined;
       const search = option ? await loadCommand(SEARCH) : undefined;

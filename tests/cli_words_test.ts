@@ -160,6 +160,12 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
       limited.err,
       "hint: to search these words: deja search --limit 4 mcp server connection;",
     );
+    // A session's id is no word to search (trial 94 F9: `resume <id> --junk` was told to
+    // search `resume <id>`): the command's help.
+    const junk = await runMain(ix.env, ["resume", "c11c0001", "--junk"]);
+    assertEquals(junk.code, 2, junk.err);
+    assertEquals(junk.err.includes("deja search"), false, junk.err);
+    assertStringIncludes(junk.err, "deja resume --help");
     // A session given to forget without --session (trial 34: the hint offered a search).
     const forget = await runMain(ix.env, ["forget", "c11c0001"]);
     assertEquals(forget.code, 2, forget.err);
