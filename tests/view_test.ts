@@ -275,6 +275,15 @@ Deno.test("view project page lists its sessions and touched files; blame lists w
   assertStringIncludes(bl.body, "id=sess-hostile#e6");
   // Counts in the singular where one (trial 63: "1 edits").
   assert(/\b1 edit\b/.test(bl.body) && !/\b1 edits\b/.test(bl.body), "1 edit");
+  // Another file of its name is said to be one, as `deja blame` says it (trial 95 F7).
+  const named = await get(
+    f.srv,
+    `${f.base}/blame?path=${encodeURIComponent("/elsewhere/lib/ws.ts")}`,
+  );
+  assertStringIncludes(
+    named.body,
+    "1 session touched a file of this name elsewhere (basename match)",
+  );
 });
 
 Deno.test("view activity page draws its charts as inline SVG and counts failed commands", async () => {

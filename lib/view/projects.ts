@@ -9,6 +9,7 @@ import { hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts
 import { Q } from "../schema.ts";
 import { plural } from "../../core/text.ts";
 import { blame } from "../memory/blame.ts";
+import { matchLabel } from "../memory/paths.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { htm } from "./html.ts";
 import { sessionTable } from "./list.ts";
@@ -201,8 +202,13 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
     nav: "projects",
     body: htm`
       <h1 class="path">${shortPath(ctx, res.target)}</h1><p
-        class="sub">${res.total} ${res.total === 1 ? "session" : "sessions"} touched this file${
-      res.hidden ? ` (${res.hidden} hidden)` : ""
+        class="sub">${res.listed} ${res.listed === 1 ? "session" : "sessions"} ${
+      // As `deja blame` counts and names it (trial 95 F7: "9 sessions touched this file" of
+      // other files of its name, the hidden ones counted in).
+      res.match === "exact" || res.match === null
+        ? "touched this file"
+        : `touched a file of this name elsewhere (${matchLabel(res)})`}${
+      res.hidden ? ` (${res.hidden} of throwaway or excluded projects hidden)` : ""
     }${
       project
         ? htm`
