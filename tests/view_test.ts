@@ -419,3 +419,27 @@ Deno.test("view counts and searches as the list shows: throwaway sessions hidden
     idx.cleanup();
   }
 });
+
+// Trial 95 F4: the charts drew an unlabelled window, and the sessions before it went unsaid.
+Deno.test("view activity charts say the range they draw and the sessions before it", async () => {
+  const old = Date.parse("2024-06-03T10:00:00Z");
+  const idx = await memIndex([
+    { id: "sess-new", at: AT, events: [["user", "the new work"]] },
+    { id: "sess-old", at: old, events: [["user", "the old work"]] },
+  ]);
+  const srv = await startView({ env: idx.env, token: "k".repeat(32), now: () => AT + 3_600_000 });
+  try {
+    const r = await get(srv, `/${"k".repeat(32)}/stats`);
+    assertStringIncludes(
+      r.body,
+      'Sessions per day <span class="sub">2025-10-27 to 2026-11-01; 1 earlier session not drawn</span>',
+    );
+    assertStringIncludes(
+      r.body,
+      'week by week <span class="sub">2026-05-04 to 2026-11-01; 1 earlier session not drawn</span>',
+    );
+  } finally {
+    await srv.close();
+    idx.cleanup();
+  }
+});

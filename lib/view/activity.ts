@@ -23,6 +23,8 @@ import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from ".
 
 /** Weeks shown by the bar charts. */
 const WEEKS = 26;
+/** Weeks of the heat map. */
+const HEAT_WEEKS = 53;
 /** Latest command runs read for the failed-commands chart. */
 const COMMANDS_READ = 20_000;
 
@@ -48,6 +50,15 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   // Charts end today, or at the last session when none is recent.
   const end = latest && latest < ctx.now - WEEKS * 7 * 86_400_000 ? latest : ctx.now;
   const weeks = lastWeeks(end, WEEKS);
+  // Each chart says the range it draws and how many sessions fall before it (trial 95 F4: an
+  // unlabelled window that moved when the throwaway box was ticked, 21 sessions off the map).
+  const heatWeeks = lastWeeks(end, HEAT_WEEKS);
+  const range = (from: string) => {
+    const before = rows.filter((r) => dayKey(r.time!) < from).length;
+    return htm` <span class="sub">${from} to ${dayKey(end)}${
+      before ? `; ${before} earlier session${before === 1 ? "" : "s"} not drawn` : ""
+    }</span>`;
+  };
   const st = indexStats(ctx.store, ctx.store.path, ctx.env);
   const redacted = Object.values(st.redacted).reduce((a, b) => a + b, 0);
   const cards = [
@@ -81,15 +92,15 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
       } not charted (a prompt history: dated only by a file many sessions share).</p>`
       : ""
   }
-    <h2>Sessions per day</h2>${heatMap(perDay, end)}
-    <h2>Sessions per harness, week by week</h2>${
+    <h2>Sessions per day${range(heatWeeks[0])}</h2>${heatMap(perDay, end, HEAT_WEEKS)}
+    <h2>Sessions per harness, week by week${range(weeks[0])}</h2>${
     stackedBars(
       weeks.map((w) => w.slice(5)),
       byWeek(rows, weeks, (r) => r.harness, 9, (_k, i) => HUES[i]),
       "sessions per harness per week",
     )
   }
-    <h2>Sessions per project, week by week</h2>${
+    <h2>Sessions per project, week by week${range(weeks[0])}</h2>${
     stackedBars(
       weeks.map((w) => w.slice(5)),
       byWeek(
