@@ -443,3 +443,22 @@ Deno.test("view activity charts say the range they draw and the sessions before 
     idx.cleanup();
   }
 });
+
+// Trial 95 F6: a subagent whose parent the index does not hold looked like a session of its own.
+Deno.test("view names a subagent's parent on its page, indexed or not", async () => {
+  const idx = await memIndex([
+    { id: "sess-top", at: AT, events: [["user", "the parent's work"]] },
+    { id: "sess-kid", parent: "sess-top", at: AT, events: [["user", "a subagent's work"]] },
+    { id: "sess-orphan", parent: "sess-gone", at: AT, events: [["user", "an orphan's work"]] },
+  ]);
+  const srv = await startView({ env: idx.env, token: "k".repeat(32), now: () => AT + 3_600_000 });
+  try {
+    const kid = await get(srv, `/${"k".repeat(32)}/session?h=mem&id=sess-kid`);
+    assertStringIncludes(kid.body, "subagent of <a");
+    const orphan = await get(srv, `/${"k".repeat(32)}/session?h=mem&id=sess-orphan`);
+    assertStringIncludes(orphan.body, "subagent of sess-gone (not indexed)");
+  } finally {
+    await srv.close();
+    idx.cleanup();
+  }
+});

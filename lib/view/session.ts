@@ -101,6 +101,12 @@ export function sessionPage(
         )
       }">${parent.title || parent.native_id}</a>
       `
+      : s.parent
+      // A parent the index does not hold is named all the same, as `deja show` names it (trial
+      // 95 F6: such subagents looked like sessions of their own).
+      ? htm`
+        · subagent of ${s.parent} (not indexed)
+      `
       : ""
   }</div>
     <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
