@@ -665,10 +665,9 @@ export const Q = {
     `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
     ["harness", "parent"], // parent: the parent's native id
   ),
-  /** Row ids of the sessions of no harness in `harnesses` (a JSON array of ids; MCP's filter). */
-  sessionIdsNotOf: query<{ harnesses: string }, { id: number }>(
-    `SELECT id FROM sessions WHERE harness NOT IN (SELECT value FROM json_each(?))`,
-    ["harnesses"],
+  /** Every session's row id, harness and project (MCP's filters, lib/mcp/answers.ts). */
+  sessionPlaces: query<NoParams, { id: number; harness: string; project: string | null }>(
+    `SELECT id, harness, project FROM sessions`,
   ),
   sessionsByIds: query<{ ids: string }, SessionRow>(
     `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,

@@ -23,6 +23,7 @@ import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, commandOneLine, plural, tilde } from "../../core/text.ts";
 import { MAX_LIMIT } from "./tool.ts";
+import { projectHolds } from "../project_path.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -56,11 +57,16 @@ function hiddenOf(
     ...f.hide,
     project: "project" in over ? over.project : f.hide.project,
   });
-  // Sessions of another harness than `harness` names, as the conversation's own (trial 96:
-  // `fix` and `how` checked the argument and never applied it).
+  // Sessions of another harness than `harness` names, or of a project `project` does not,
+  // as the conversation's own (trial 96: `fix` and `how` checked `harness` and never applied
+  // it; trial 98 F1: nor did `fix` apply `project`).
   const harness = "harness" in over ? over.harness : f.harness;
-  const others = harness?.length
-    ? Q.sessionIdsNotOf.all(store, { harnesses: JSON.stringify(harness) }).map((r) => r.id)
+  const project = "project" in over ? over.project : f.project;
+  const others = harness?.length || project
+    ? Q.sessionPlaces.all(store, {}).filter((r) =>
+      (harness?.length && !harness.includes(r.harness)) ||
+      (project && !projectHolds(r.project, project))
+    ).map((r) => r.id)
     : [];
   for (const id of [...(f.leaveOut ?? []), ...others]) {
     h.add(id);
@@ -70,32 +76,35 @@ function hiddenOf(
 }
 
 /**
- * What a negative answer under `harness` or `project` adds when the same call without them
- * finds something (`found`: how many without them, 0 when nothing): the filter named as
- * what left nothing, as mode recall says it (trial 96: `context` under `harness` said no
- * session matched words five sessions held).
+ * A negative answer `said` under `harness` or `project`, led by the filters it holds under and
+ * followed by what the same call finds without them (`found`: how many, 0 when nothing), as
+ * mode recall says it; `said` as it is without a filter (trial 96: `context` under `harness`
+ * said no session matched words five sessions held; trial 98 F6: `fix` opened "That error was
+ * never seen", the filter told only after).
  */
-function filterLeftNothing(
+function underFilters(
   f: Filters,
+  said: string,
   found: () => number,
   unit = "session",
-  /** Say that nothing is found without the filter either. */
+  /** Say that nothing is found without the filters either. */
   sayNone = true,
 ): string {
   const fields = [f.harness?.length ? "harness" : "", f.project ? "project" : ""].filter(Boolean);
-  if (!fields.length) return "";
+  if (!fields.length) return said;
   const given = [
     f.harness?.length ? `harness ${f.harness.join(", ")}` : "",
     f.project ? `project ${oneLineForAgent(f.project, 200)}` : "",
   ].filter(Boolean).join(" and ");
   const n = found();
   const without = fields.join(" and ");
-  return n
-    ? ` That is in ${given}; without ${without}: ${plural(n, unit)}, so the filter left ` +
-      `nothing (call again without ${without}).`
+  const tail = n
+    ? ` Without ${without}: ${plural(n, unit)}, so the filter left nothing (call again ` +
+      `without ${without}).`
     : sayNone
-    ? ` That is in ${given}, and nor without ${without}.`
+    ? ` Nor without ${without}.`
     : "";
+  return `In ${given}: ${said[0].toLowerCase()}${said.slice(1)}${tail}`;
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
@@ -153,9 +162,8 @@ export function contextText(
     }" holds only common words, which name no one session: give words that name the work, or an id from mode recall.`;
   }
   if (!picked) {
-    const widen = filterLeftNothing(
-      f,
-      () =>
+    if (f.harness?.length || f.project) {
+      const all = () =>
         pickSession(store, query, {
             ...opts,
             harness: undefined,
@@ -163,9 +171,9 @@ export function contextText(
             leaveOut: running,
           })
           ? 1
-          : 0,
-    );
-    if (widen) return `No past session matches "${oneLineForAgent(query, 200)}".${widen}`;
+          : 0;
+      return underFilters(f, `No past session matches "${oneLineForAgent(query, 200)}".`, all);
+    }
     const none = missed.absent?.length
       ? ` (${missed.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} ${
         missed.absent.length === 1 ? "is" : "are"
@@ -250,9 +258,7 @@ export function blameAnswer(
         limit: 1,
         hidden: f.hide && defaultHidden(store, { ...f.hide, project: undefined }),
       }).listed;
-    return `No past session read or changed ${oneLineForAgent(path, 300)}.${
-      filterLeftNothing(f, all)
-    }`;
+    return underFilters(f, `No past session read or changed ${oneLineForAgent(path, 300)}.`, all);
   }
   if (!r.sessions.length) {
     return r.hidden
@@ -341,24 +347,22 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
         ).join("; ")
       }.`
       : "";
+    const said = `${r.message[0].toUpperCase()}${r.message.slice(1)}.`;
     // Seen under the filter with no fix: told of the filter only where a fix is seen without.
-    const widen = r.status === "not_error" ? "" : filterLeftNothing(
-      f,
-      () => {
-        const all = findFixes(store, error, {
-          limit: 1,
-          hidden: hiddenOf(store, f, { project: undefined, harness: undefined }),
-        });
-        return r.seen && all.status !== "found" ? 0 : all.seen;
-      },
-      "session",
-      !r.seen,
-    );
-    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${widen}${held}${looked}`;
+    const all = () => {
+      const wide = findFixes(store, error, {
+        limit: 1,
+        hidden: hiddenOf(store, f, { project: undefined, harness: undefined }),
+      });
+      return r.seen && wide.status !== "found" ? 0 : wide.seen;
+    };
+    const lead = r.status === "not_error" ? said : underFilters(f, said, all, "session", !r.seen);
+    return `${lead}${held}${looked}`;
   }
   // An example from another project than the server's says which (trial 62: a Windows
   // `pwsh` run offered in a k3s project with no word of where it ran).
-  const here = f.hide?.here
+  // (None under `project`: the project asked for is no other one, trial 98 F7.)
+  const here = f.hide?.here && !f.project
     ? enclosingProject(store, f.hide.here, f.hide.env?.home) ?? f.hide.here
     : undefined;
   const away = projectsElsewhere(
@@ -494,6 +498,6 @@ function noCommand(r: HowResult, f: Filters, withoutFilters: () => number): stri
     `in order, or mode recall to search them in what was said.`;
   if (!f.project && !f.harness?.length) return `${none}.${hidden}${r.hidden ? "" : widen}`;
   let all = 0;
-  const left = filterLeftNothing(f, () => all = withoutFilters(), "command");
-  return all ? `${none}.${left}` : `${none}.${left}${hidden}${r.hidden ? "" : widen}`;
+  const said = underFilters(f, `${none}.`, () => all = withoutFilters(), "command");
+  return all ? said : `${said}${hidden}${r.hidden ? "" : widen}`;
 }

@@ -447,13 +447,10 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
   const ix = await indexSessions([S]);
   try {
     const inOther = text(await call(ix, { mode: "how", what: "npm install", project: "/w/other" }));
+    assertStringIncludes(inOther, "In project /w/other: no command holds 'npm' and 'install'.");
     assertStringIncludes(
       inOther,
-      "No command holds 'npm' and 'install'. That is in project /w/other",
-    );
-    assertStringIncludes(
-      inOther,
-      "without project: 1 command, so the filter left nothing (call again without project)",
+      "Without project: 1 command, so the filter left nothing (call again without project)",
     );
     const none = text(await call(ix, { mode: "how", what: "kubectl" }));
     assertStringIncludes(none, "No command holds 'kubectl'.");
@@ -465,7 +462,10 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
     assertStringIncludes(none, "Try fewer words");
     assertStringIncludes(none, "mode recall");
     const neither = text(await call(ix, { mode: "how", what: "kubectl", project: "/w/svc" }));
-    assertStringIncludes(neither, "That is in project /w/svc, and nor without project.");
+    assertStringIncludes(
+      neither,
+      "In project /w/svc: no command holds 'kubectl'. Nor without project.",
+    );
     // Found: no hint.
     const found = text(await call(ix, { mode: "how", what: "npm install" }));
     assertEquals(found.includes("Try fewer words"), false);
@@ -507,7 +507,7 @@ Deno.test("every mode applies harness, and says when the filter left nothing", a
     assertEquals(fix.includes("npm install express"), false, fix);
     assertStringIncludes(
       fix,
-      "That is in harness codex; without harness: 1 session, so the filter left nothing",
+      "In harness codex: that error was never seen: no failing command's output holds it. Without harness: 1 session, so the filter left nothing",
     );
     assertStringIncludes(
       text(
@@ -516,22 +516,34 @@ Deno.test("every mode applies harness, and says when the filter left nothing", a
       "npm install express",
     );
     const how = text(await call(ix, { mode: "how", what: "npm install", ...other }));
-    assertStringIncludes(how, "No command holds 'npm' and 'install'. That is in harness codex");
-    assertStringIncludes(how, "without harness: 1 command, so the filter left nothing");
+    assertStringIncludes(how, "In harness codex: no command holds 'npm' and 'install'.");
+    assertStringIncludes(how, "Without harness: 1 command, so the filter left nothing");
     const ctx = text(await call(ix, { mode: "context", query: "express dependency", ...other }));
-    assertStringIncludes(
-      ctx,
-      'No past session matches "express dependency". That is in harness codex',
-    );
-    assertStringIncludes(ctx, "without harness: 1 session, so the filter left nothing");
+    assertStringIncludes(ctx, 'In harness codex: no past session matches "express dependency".');
+    assertStringIncludes(ctx, "Without harness: 1 session, so the filter left nothing");
     const blamed = text(await call(ix, { mode: "blame", path: "/w/svc/server.js", ...other }));
     assertStringIncludes(
       blamed,
-      "No past session read or changed /w/svc/server.js. That is in harness codex",
+      "In harness codex: no past session read or changed /w/svc/server.js.",
     );
-    assertStringIncludes(blamed, "without harness: 1 session, so the filter left nothing");
+    assertStringIncludes(blamed, "Without harness: 1 session, so the filter left nothing");
     const nowhere = text(await call(ix, { mode: "blame", path: "/w/svc/none.js", ...other }));
-    assertStringIncludes(nowhere, "That is in harness codex, and nor without harness.");
+    assertStringIncludes(
+      nowhere,
+      "In harness codex: no past session read or changed /w/svc/none.js. Nor without harness.",
+    );
+    // `project` too (trial 98 F1: fix named other projects' fixes under it, unsaid).
+    const away = text(
+      await call(ix, { mode: "fix", error: "Cannot find module 'express'", project: "/w/other" }),
+    );
+    assertEquals(away.includes("npm install express"), false, away);
+    assertStringIncludes(away, "In project /w/other: ");
+    const here = text(
+      await call(ix, { mode: "fix", error: "Cannot find module 'express'", project: "svc" }),
+    );
+    assertStringIncludes(here, "npm install express");
+    // The project asked for is no other project (trial 98 F7).
+    assertEquals(here.includes("in another project"), false, here);
   } finally {
     ix.cleanup();
   }
