@@ -288,6 +288,14 @@ function sameAttempt(a: Action, b: Action): boolean {
   const head = (t: string) => {
     let words = norm(t).replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, "").split(" ");
     while (words.length > 1 && /^\w+=/.test(words[0])) words = words.slice(1);
+    // A program given its script after a flag (`pwsh -Command "…"`, `bash -c '…'`, `python -c`):
+    // the script's first word too, or every script it ran was an attempt of every other (trial
+    // 98 F2: a Pester run was "checked" as a re-run of a failed `pwsh -Command "$path=…"`).
+    const at = words.findIndex((w, i) => i > 0 && !w.startsWith("-"));
+    if (at > 1) {
+      const script = words[at].replace(/^["'`]+/, "").split(/[;=(]/)[0].toLowerCase();
+      return [words[0], words[at - 1], script].join(" ");
+    }
     return words.slice(0, 2).join(" ");
   };
   return !looksOnly(a.text) && head(a.text) === head(b.text);

@@ -362,3 +362,34 @@ Deno.test("findFixes names the sessions where the harness reported a text as its
     // A reply saying the words is no report of the error (s-said); nor is a hook's call asked.
     assertEquals(findFixes(store, "Prompt is too long").status, "not_error");
   }));
+
+// Trial 98 F2: every `pwsh -Command "…"` was an attempt of every other, so a test run after a
+// script that failed to parse was "checked" as its re-run, and offered as its fix.
+Deno.test("a program run with a script after its flags is the same attempt only with the same script", async () => {
+  const err = "ParserError: Missing closing ')' in expression.";
+  const ix = await indexSessions([{
+    id: "98980002-0000-4000-8000-000000000002",
+    cwd: "/w/win",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: `pwsh -NoProfile -Command "$p='C:/x'; Import-Module $p"`, out: err, exit: 1 },
+      { bash: `pwsh -NoProfile -Command "Invoke-Pester -Path tests"`, out: "Passed: 4", exit: 0 },
+    ],
+  }, {
+    id: "98980003-0000-4000-8000-000000000003",
+    cwd: "/w/win",
+    start: "2026-08-02T10:00:00Z",
+    turns: [
+      { bash: `pwsh -NoProfile -Command "$p='C:/x'; Import-Module $p"`, out: err, exit: 1 },
+      { bash: `pwsh -NoProfile -Command "$p='C:/y'; Import-Module $p"`, out: "loaded", exit: 0 },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, err);
+    assertEquals(r.fixes.map((f) => [f.command, f.checked, f.sessions]), [
+      [`pwsh -NoProfile -Command "$p='C:/y'; Import-Module $p"`, true, 1],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
