@@ -243,12 +243,16 @@ function wordsOf(text: string): string[] {
  * shell split at its space).
  */
 export function aboutFailure(next: Action, failed: Action, names: readonly string[]): boolean {
-  const words = wordsOf(next.kind === "command" ? programOf(next.text).join(" ") : next.text);
+  // A path by its last two parts (a file's by its name): the folders above them are where all
+  // the work is (trial 98 F3: a read of another file of the project the error's message named
+  // was "about" it).
+  const lastTwo = (w: string) => w.split(/[/\\]/).slice(-2).join("/");
+  const words = next.kind === "command"
+    ? wordsOf(programOf(next.text).join(" ").split(" ").map(lastTwo).join(" "))
+    : wordsOf(next.path ? lastSegment(next.path) : next.text);
   // Whole (`x.yaml`) and by the parts of a compound name (`fixup-quuxfeed`).
   const said = new Set([...words, ...words.flatMap((w) => w.split(/[-_.]+/))]);
   const named = names.flatMap((n) => wordsOf(n));
-  // A path by its last two parts: the folders above them are where all the work is.
-  const lastTwo = (w: string) => w.split(/[/\\]/).slice(-2).join("/");
   const [p1, s1, rest] = programOf(failed.text);
   const acted = failed.kind === "command"
     ? wordsOf(rest.split(" ").map(lastTwo).join(" "))

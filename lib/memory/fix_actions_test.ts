@@ -333,6 +333,11 @@ Deno.test("aboutFailure tells what ran next about the error from the next step o
   assertEquals(aboutFailure(cmd("Get-Content 'README 1.md'"), gc, ["1.md"]), true);
   const missing = read("/w/v/response_49b8/1");
   assertEquals(aboutFailure(read("/w/v/.smart-env/multi/1Password_md.ajson"), missing, []), false);
+  // The project's folder the error's message names is in every path of it (trial 98 F3).
+  assertEquals(
+    aboutFailure(read("/w/IDAHO-VAULT/.smart-env/1Password_md.ajson"), missing, ["IDAHO-VAULT"]),
+    false,
+  );
   // The failed program told to do something else, or run otherwise; an error's own name.
   assertEquals(aboutFailure(cmd("npm dedupe"), cmd("npm run build"), []), true);
   assertEquals(aboutFailure(cmd("quokkatest --clean"), cmd("quokkatest"), []), true);
