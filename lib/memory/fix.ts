@@ -585,10 +585,19 @@ export function findFixes(
   let generalOnly = false;
   if (!seenHits.length && names.length) {
     const named = new Set(names.flatMap((n) => tokens(n)));
+    // A program's prefix before the message (`exec: "kubectl": …`, Go's form) is left out too:
+    // the same error printed by another program lacks it (trial 98 F4: `"kustomize":
+    // executable file not found`, exit 127, was "no command failed with that error").
+    const prefixes = new Set(
+      errorText.split(/\r?\n/).map((l) => /^\s*([a-z]+):\s/i.exec(l)?.[1]?.toLowerCase())
+        .filter((p): p is string => !!p),
+    );
     const general = [
       ...new Set(
-        signatures.map((sig) => sig.split(" ").filter((w) => !named.has(w)).join(" "))
-          .filter((g) => g.split(" ").length >= 2 && !signatures.includes(g)),
+        signatures.flatMap((sig) => {
+          const g = sig.split(" ").filter((w) => !named.has(w));
+          return prefixes.has(g[0]) ? [g.join(" "), g.slice(1).join(" ")] : [g.join(" ")];
+        }).filter((g) => g.split(" ").length >= 2 && !signatures.includes(g)),
       ),
     ];
     if (general.length) seenHits = fit(hits(store, general));

@@ -398,3 +398,26 @@ Deno.test("a program run with a script after its flags is the same attempt only 
     ix.cleanup();
   }
 });
+
+// Trial 98 F4: Go's `exec: "kubectl": executable file not found in $PATH` found only a paste of
+// another name's error, not the commands that failed with `"kustomize": executable file …`.
+Deno.test("an error's program prefix is left out with its names when only its general form is held", async () => {
+  const ix = await indexSessions([{
+    id: "98980004-0000-4000-8000-000000000004",
+    cwd: "/w/k",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      {
+        bash: "kustomize build .",
+        out: '"kustomize": executable file not found in $PATH',
+        exit: 127,
+      },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, 'exec: "kubectl": executable file not found in $PATH');
+    assertEquals([r.status, r.seen], ["no_fix", 1]);
+  } finally {
+    ix.cleanup();
+  }
+});
