@@ -433,19 +433,10 @@ function undatedLeftOut(store: Store, query: string, opts: SearchOptions): numbe
  * query of the Bun binary 15-30 ms (issue 15).
  */
 async function snippetNoteIds(res: SearchResult, env: IO["env"]): Promise<Map<string, string>> {
-  const days = res.results.filter((r) => r.harness === "deja");
-  const out = new Map<string, string>();
-  if (!days.length) return out;
-  const { noteIdAt, notesOfDays } = await import("../memory/note_ids.ts");
+  if (!res.results.some((r) => r.harness === "deja")) return new Map();
+  const { hitNoteIds } = await import("../memory/note_ids.ts");
   const { notesPath } = await import("../../parsers/deja.ts");
-  const notes = notesOfDays({ path: notesPath(env), tz: env.get("TZ") }, days.map((r) => r.id));
-  for (const r of days) {
-    for (const s of r.snippets) {
-      const id = noteIdAt(notes.get(r.id), s.time, s.text);
-      if (id) out.set(`${r.id}:${s.seq}`, id);
-    }
-  }
-  return out;
+  return hitNoteIds(res.results, { path: notesPath(env), tz: env.get("TZ") });
 }
 
 /** The note id of snippet `s` of result `r`, when it is a note. */

@@ -49,7 +49,7 @@ import { sessionDigest } from "../memory/digest.ts";
 import { sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { tilde } from "../../core/text.ts";
-import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { hitNoteIds } from "../memory/note_ids.ts";
 import { notesPath } from "../../parsers/deja.ts";
 
 /** Largest recall answer in UTF-8 bytes, frame included: 4 KiB. */
@@ -335,17 +335,7 @@ function tierNote(res: SearchResult): string {
  * takes, as `deja search` names it (trial 96 F11: an agent could not say which note to forget).
  */
 function noteIds(results: SessionHit[], env: Env): Map<string, string> {
-  const days = results.filter((r) => r.harness === "deja");
-  const out = new Map<string, string>();
-  if (!days.length) return out;
-  const notes = notesOfDays({ path: notesPath(env), tz: env.get("TZ") }, days.map((r) => r.id));
-  for (const r of days) {
-    for (const s of r.snippets) {
-      const id = noteIdAt(notes.get(r.id), s.time, s.text);
-      if (id) out.set(`${r.id}:${s.seq}`, id);
-    }
-  }
-  return out;
+  return hitNoteIds(results, { path: notesPath(env), tz: env.get("TZ") });
 }
 
 function hitBlock(

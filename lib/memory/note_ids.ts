@@ -57,3 +57,28 @@ export function noteIdAt(
   const fit = same.filter((n) => bit.startsWith(n.text) || n.text.includes(bit));
   return new Set(fit.map((n) => n.id)).size === 1 ? fit[0].id : undefined;
 }
+
+/** A search hit as {@link hitNoteIds} reads it: its session id, harness and snippets. */
+interface NoteHit {
+  id: string;
+  harness: string;
+  snippets: ReadonlyArray<{ seq: number; time?: number | null; text: string }>;
+}
+
+/**
+ * The note each snippet of a day of notes among `hits` is, by `<session id>:<seq>`, from one
+ * read of the notes file `notes`: what `deja forget --note` takes (`deja search`, MCP recall).
+ */
+export function hitNoteIds(hits: readonly NoteHit[], notes: OwnNotes): Map<string, string> {
+  const days = hits.filter((r) => r.harness === "deja");
+  const out = new Map<string, string>();
+  if (!days.length) return out;
+  const byDay = notesOfDays(notes, days.map((r) => r.id));
+  for (const r of days) {
+    for (const s of r.snippets) {
+      const id = noteIdAt(byDay.get(r.id), s.time, s.text);
+      if (id) out.set(`${r.id}:${s.seq}`, id);
+    }
+  }
+  return out;
+}
