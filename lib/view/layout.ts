@@ -21,6 +21,11 @@ export interface ViewCtx {
   now: number;
   /** Pages written as files (`deja view --out`): no search box, no navigation to pages not written. */
   static?: boolean;
+  /**
+   * The directory `deja view` was started in: a relative path given to the blame page without a
+   * project is taken from it, as `deja blame` run there takes it; absent, the page says it cannot.
+   */
+  cwd?: string;
 }
 
 /** Which navigation entry is the current page. */

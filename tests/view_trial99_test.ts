@@ -1,0 +1,71 @@
+/**
+ * `deja view` against what the CLI says of the same index (trial 99): a blame path typed
+ * relative, the charts' range, filters kept with a new query, subagents marked, an empty list
+ * that says what its filters left out, and the resume button's caveat.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { startView, type ViewOptions } from "../lib/view/server.ts";
+
+const AT = Date.parse("2026-11-01T10:00:00Z");
+const KEY = "k".repeat(32);
+
+/** A server on an index of `sessions`; `get` answers a page's body (status 200 asserted). */
+async function viewOf(sessions: MemSession[], o: Partial<ViewOptions> = {}) {
+  const idx = await memIndex(sessions);
+  const srv = await startView({ env: idx.env, token: KEY, now: () => AT + 3_600_000, ...o });
+  return {
+    idx,
+    async get(path: string): Promise<string> {
+      const r = await fetch(`http://127.0.0.1:${srv.port}/${KEY}${path}`);
+      const body = await r.text();
+      assertEquals(r.status, 200, path);
+      return body;
+    },
+    async [Symbol.asyncDispose]() {
+      await srv.close();
+      idx.cleanup();
+    },
+  };
+}
+
+/** A session that wrote each of `paths`. */
+function writer(id: string, paths: string[]): MemSession {
+  return {
+    id,
+    project: "/home/dev/k",
+    at: AT,
+    events: [
+      ["user", "fix the image repositories"],
+      ...paths.map((path, i): MemSession["events"][0] => ({
+        kind: "tool_call",
+        text: "",
+        tool: { name: "Write", id: `w${i}`, writes: [{ path, content: "apiVersion: v1\n" }] },
+        time: AT + (i + 1) * 60e3,
+      })),
+    ],
+  };
+}
+
+// Trial 99 F1: `apps/x.yaml` was read as `/apps/x.yaml`; a basename match named no file it
+// listed changes of.
+Deno.test("view blame takes a relative path from where it runs, and names each change's file when several matched", async () => {
+  const radarr = "/home/dev/k/apps/media/radarr/image-repository.yaml";
+  const jackett = "/home/dev/k/apps/media/jackett/image-repository.yaml";
+  await using v = await viewOf([writer("sess-w", [radarr, jackett])], { cwd: "/somewhere" });
+  const rel = await v.get(
+    `/blame?path=${encodeURIComponent("apps/media/radarr/image-repository.yaml")}`,
+  );
+  assertStringIncludes(rel, '<h1 class="path">apps/media/radarr/image-repository.yaml</h1>');
+  assertStringIncludes(rel, "taken from /somewhere, where deja view was started");
+  assertStringIncludes(rel, "1 session touched a file whose path ends so (suffix match)");
+  assertStringIncludes(rel, radarr);
+  const elsewhere = await v.get(`/blame?path=${encodeURIComponent("/srv/image-repository.yaml")}`);
+  assertStringIncludes(elsewhere, "No session touched this file itself; 1 session touched");
+  assertStringIncludes(elsewhere, radarr);
+  assertStringIncludes(elsewhere, jackett);
+  await using blind = await viewOf([writer("sess-w", [radarr])]);
+  const unknown = await blind.get(`/blame?path=${encodeURIComponent("apps/x.yaml")}`);
+  assertStringIncludes(unknown, "knows no directory it is relative to");
+  assert(!unknown.includes("/apps/x.yaml"), "not made absolute against /");
+});
