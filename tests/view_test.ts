@@ -436,7 +436,8 @@ Deno.test("view activity charts say the range they draw and the sessions before 
     );
     assertStringIncludes(
       r.body,
-      'week by week <span class="sub">2026-05-04 to 2026-11-01; 1 earlier session not drawn</span>',
+      // Back to the oldest session, two years at most (trial 99 F2).
+      'week by week <span class="sub">2024-11-04 to 2026-11-01; 1 earlier session not drawn</span>',
     );
   } finally {
     await srv.close();

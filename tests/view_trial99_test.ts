@@ -69,3 +69,17 @@ Deno.test("view blame takes a relative path from where it runs, and names each c
   assertStringIncludes(unknown, "knows no directory it is relative to");
   assert(!unknown.includes("/apps/x.yaml"), "not made absolute against /");
 });
+
+// Trial 99 F2: 26 weeks ending at the newest session drew 20 of 45 sessions, labelled `10-27`.
+Deno.test("view week charts reach back to the oldest session (up to two years) and name the year", async () => {
+  await using v = await viewOf([
+    { id: "sess-a", at: Date.parse("2025-08-12T10:00:00Z"), events: [["user", "the old work"]] },
+    { id: "sess-b", at: Date.parse("2026-09-14T10:00:00Z"), events: [["user", "the new work"]] },
+  ]);
+  const r = await v.get("/stats");
+  assertStringIncludes(r, 'week by week <span class="sub">2025-08-11 to 2026-11-01</span>');
+  const ticks = [...r.matchAll(/<text x="[\d.]+" y="194">([^<]*)<\/text>/g)].map((m) => m[1]);
+  assertEquals(ticks[0], "2025-08-11");
+  assert(ticks.some((t) => t.startsWith("2026-")), ticks.join(" "));
+  assert(ticks.some((t) => /^\d\d-\d\d$/.test(t)), ticks.join(" "));
+});

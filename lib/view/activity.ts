@@ -21,8 +21,13 @@ import { htm, type Html } from "./html.ts";
 import { HUES, page, short, shortPath, type ViewCtx } from "./layout.ts";
 import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from "./charts.ts";
 
-/** Weeks shown by the bar charts. */
+/**
+ * Weeks the bar charts draw at least, and at most: back to the week of the oldest session
+ * charted, up to two years (trial 99 F2: 26 weeks ending at the newest session left 25 of 45
+ * sessions out, crush's busiest months among them).
+ */
 const WEEKS = 26;
+const MAX_WEEKS = 104;
 /** Weeks of the heat map. */
 const HEAT_WEEKS = 53;
 /** Latest command runs read for the failed-commands chart. */
@@ -49,7 +54,9 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const latest = Math.max(0, ...rows.map((r) => r.time!));
   // Charts end today, or at the last session when none is recent.
   const end = latest && latest < ctx.now - WEEKS * 7 * 86_400_000 ? latest : ctx.now;
-  const weeks = lastWeeks(end, WEEKS);
+  const span = lastWeeks(end, MAX_WEEKS);
+  const oldest = span.indexOf(weekKey(Math.min(end, ...rows.map((r) => r.time!))));
+  const weeks = span.slice(Math.min(oldest < 0 ? 0 : oldest, MAX_WEEKS - WEEKS));
   // Each chart says the range it draws and how many sessions fall before it (trial 95 F4: an
   // unlabelled window that moved when the throwaway box was ticked, 21 sessions off the map).
   const heatWeeks = lastWeeks(end, HEAT_WEEKS);
@@ -95,14 +102,14 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
     <h2>Sessions per day${range(heatWeeks[0])}</h2>${heatMap(perDay, end, HEAT_WEEKS)}
     <h2>Sessions per harness, week by week${range(weeks[0])}</h2>${
     stackedBars(
-      weeks.map((w) => w.slice(5)),
+      weeks,
       byWeek(rows, weeks, (r) => r.harness, 9, (_k, i) => HUES[i]),
       "sessions per harness per week",
     )
   }
     <h2>Sessions per project, week by week${range(weeks[0])}</h2>${
     stackedBars(
-      weeks.map((w) => w.slice(5)),
+      weeks,
       byWeek(
         rows,
         weeks,
