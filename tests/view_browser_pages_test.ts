@@ -50,6 +50,12 @@ async function world() {
       at: AT + 65e3,
       events: [["user", "subagent measures the layers"]],
     },
+    {
+      id: "sess-redis",
+      project: "/home/dev/other",
+      at: AT - 86_400_000,
+      events: [["user", "why does redis drop the docker connection"]],
+    },
   ]);
   const srv = await startView({ env: idx.env, now: () => AT + 3_600_000 });
   const { chromium } = await import("playwright-core");
@@ -151,6 +157,42 @@ Deno.test({
       const box = await page.$eval("#q", (q) => q.getBoundingClientRect());
       assert(box.width >= 250 && box.right <= 380, `${path}: box ${box.left} to ${box.right}`);
     }
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F3: a filter changed after typing sent the form's old query (or none), and the
+// address kept the words but not the filters.
+Deno.test({
+  ...opts,
+  name:
+    "view searches the words in the box when a filter changes, and keeps the filters in the address",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    const proj = "/home/dev/other";
+    const now = () => new URL(page.url());
+    const at = (q: string) => (u: URL) => u.searchParams.get("q") === q;
+    for (const from of ["search?q=docker", ""]) {
+      await page.goto(w.srv.url + from);
+      await page.fill("#q", "redis");
+      await page.waitForURL(at("redis"));
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.has("project")),
+        page.selectOption("select[name=project]", proj),
+      ]);
+      assert(now().pathname.endsWith("/search"), `${from || "list"}: ${page.url()}`);
+      assertEquals(now().searchParams.get("q"), "redis", from || "list");
+      assertEquals(now().searchParams.get("project"), proj, from || "list");
+      assertEquals(await page.inputValue("#q"), "redis");
+    }
+    await page.goto(`${w.srv.url}?project=${encodeURIComponent(proj)}`);
+    await page.fill("#q", "redis");
+    await page.waitForURL(at("redis"));
+    assertEquals(now().searchParams.get("project"), proj);
+    await page.fill("#q", "");
+    await page.waitForURL((u) => !u.searchParams.has("q"));
+    assertEquals(now().searchParams.get("project"), proj);
     assertEquals(w.errors, []);
   },
 });

@@ -92,22 +92,25 @@ table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap
 /**
  * `app.js`: search as you type, copy buttons, a hit's event brought into view. A page without
  * results to replace (a session, a project, Activity) searches on Enter only: it went to the
- * search page mid-word, and the letters typed after were lost (trial 95 F3).
+ * search page mid-word, and the letters typed after were lost (trial 95 F3). The address holds
+ * the words and the filters, and a filter changed searches the words in the box (trial 99 F3:
+ * the form sent its stale query, or none, and typing dropped the filters from the address).
  */
 export const JS = `
 (function(){
 var base=document.body.getAttribute('data-base');
 var q=document.getElementById('q');var box=document.getElementById('results');
 var first=box?box.innerHTML:'';var timer=null;var seq=0;
+function filters(){var s='';var f=document.querySelector('form.filters');
+  if(f){new FormData(f).forEach(function(v,k){if(v&&k!=='q')s+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
+  return s;}
 function run(){
-  var text=q.value.trim();var mine=++seq;
-  if(!text){if(box)box.innerHTML=first;history.replaceState(null,'',base+'/');return;}
-  var u=base+'/api/search?q='+encodeURIComponent(text);
-  var f=document.querySelector('form.filters');
-  if(f){var d=new FormData(f);d.forEach(function(v,k){if(v&&k!=='q')u+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
+  var text=q.value.trim();var mine=++seq;var fs=filters();
+  if(!text){if(box)box.innerHTML=first;history.replaceState(null,'',base+'/'+(fs?'?'+fs.slice(1):''));return;}
+  var u=base+'/api/search?q='+encodeURIComponent(text)+fs;
   fetch(u,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(t){
     if(mine!==seq)return;
-    box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text));
+    box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text)+fs);
   });
 }
 if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
@@ -123,7 +126,12 @@ document.addEventListener('click',function(e){
     try{document.execCommand('copy');}catch(_){};a.remove();done();}
 });
 document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
-  s.addEventListener('change',function(){s.form.submit();});});
+  s.addEventListener('change',function(){var f=s.form;
+    if(q&&box){var text=q.value.trim();var h=f.querySelector('input[name=q]');
+      if(text){if(!h){h=document.createElement('input');h.type='hidden';h.name='q';f.appendChild(h);}
+        h.value=text;f.action=base+'/search';}
+      else{if(h)h.remove();f.action=base+'/';}}
+    f.submit();});});
 function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
   try{id=decodeURIComponent(id);}catch(_){}
   var el=document.getElementById(id);
