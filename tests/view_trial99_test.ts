@@ -83,3 +83,17 @@ Deno.test("view week charts reach back to the oldest session (up to two years) a
   assert(ticks.some((t) => t.startsWith("2026-")), ticks.join(" "));
   assert(ticks.some((t) => /^\d\d-\d\d$/.test(t)), ticks.join(" "));
 });
+
+// Trial 99 F4: a subagent whose parent is not indexed was marked on its page only.
+Deno.test("view marks a subagent listed on its own in the list and in search hits, as deja last does", async () => {
+  await using v = await viewOf([
+    { id: "sess-top", at: AT, events: [["user", "the parent's quokka work"]] },
+    { id: "sess-kid", parent: "sess-top", at: AT, events: [["user", "a filed quokka subagent"]] },
+    { id: "sess-orphan", parent: "sess-gone", at: AT, events: [["user", "an orphan's quokka"]] },
+  ]);
+  const mark = "a subagent; its parent session is not in the index";
+  for (const path of ["/", "/search?q=quokka"]) {
+    const body = await v.get(path);
+    assertEquals(body.split(mark).length - 1, 1, path);
+  }
+});

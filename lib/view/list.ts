@@ -11,6 +11,7 @@ import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html } from "./html.ts";
 import {
   badge,
+  ORPHAN,
   page,
   projectHref,
   sessionHref,
@@ -125,7 +126,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         <td>${badge(s.harness)}</td>
         <td><a href="${sessionHref(ctx, s.harness, s.native_id)}">${
       oneLine(s.description ?? "(untitled)", TITLE_CHARS)
-    }</a></td>
+    }</a>${s.parent ? htm` <span class="sub">· ${ORPHAN}</span>` : ""}</td>
         <td class="proj">${
       s.project
         ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>`

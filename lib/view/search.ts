@@ -14,7 +14,7 @@ import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
 import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
-import { badge, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+import { badge, ORPHAN, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
 import { daysLabel, eventAnchor, filterForm, type ListFilters, TITLE_CHARS } from "./list.ts";
 
 /** Sessions a search lists at most. */
@@ -81,7 +81,7 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       when(r.updated ?? r.started, r)
     } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
       r.throwaway ? " · throwaway project" : ""
-    }</div>${
+    }${r.parent ? ` · ${ORPHAN}` : ""}</div>${
       r.snippets.map((s) =>
         htm`<div class="snip"><a href="${
           s.session === r.id
