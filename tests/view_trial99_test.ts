@@ -97,3 +97,23 @@ Deno.test("view marks a subagent listed on its own in the list and in search hit
     assertEquals(body.split(mark).length - 1, 1, path);
   }
 });
+
+// Trial 99 F5: an empty list said "No sessions here." with no count and no way back, and a
+// value no session has read as "every harness" / "every project".
+Deno.test("view says what an empty list's filters left out, links back, and shows an unknown value as chosen", async () => {
+  await using v = await viewOf([
+    { id: "sess-a", project: "/home/dev/app", at: AT, events: [["user", "the work"]] },
+    { id: "sess-b", project: "/home/dev/app", at: AT, events: [["user", "more work"]] },
+  ]);
+  const empty = await v.get("/?harness=aider&days=7");
+  assertStringIncludes(empty, "Without the harness and time filters: 2 sessions.");
+  assertStringIncludes(empty, `href="/${KEY}/">Clear the filters</a>`);
+  assert(/<option value="aider"\s+selected\s*>aider \(0\)</.test(empty), "aider chosen");
+  const nowhere = await v.get("/?project=%2Fnowhere");
+  assertStringIncludes(nowhere, "Without the project filter: 2 sessions.");
+  assert(/<option value="\/nowhere"\s+selected\s*>\/nowhere \(0\)</.test(nowhere), "chosen");
+  assert(!/<option value=""\s+selected\s*>every project/.test(nowhere), "read as every project");
+  // A product name is read as --harness reads it.
+  const named = await v.get("/?harness=claude-code");
+  assert(/<option value="claude"\s+selected\s*>claude \(0\)</.test(named), "claude chosen");
+});
