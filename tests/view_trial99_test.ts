@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { fileSession, indexSessions } from "./_memory.ts";
 import { startView, type ViewOptions } from "../lib/view/server.ts";
 
 const AT = Date.parse("2026-11-01T10:00:00Z");
@@ -116,4 +117,26 @@ Deno.test("view says what an empty list's filters left out, links back, and show
   // A product name is read as --harness reads it.
   const named = await v.get("/?harness=claude-code");
   assert(/<option value="claude"\s+selected\s*>claude \(0\)</.test(named), "claude chosen");
+});
+
+// Trial 99 F6: `deja resume gemini:…` warns that Gemini CLI looks sessions up from the
+// directory it runs in, which deja does not know; the page's button said nothing.
+Deno.test("view puts resume's caveat beside the button of a session whose directory its harness needs", async () => {
+  const ix = await indexSessions([]);
+  try {
+    const id = "f3bcbc84-0a3c-4852-b805-a0112b261a7b";
+    fileSession(ix.store, { harness: "gemini", native_id: id, source: "/s/g.json", project: null });
+    const srv = await startView({ env: ix.env, token: KEY, now: () => AT });
+    try {
+      const r = await fetch(`http://127.0.0.1:${srv.port}/${KEY}/session?h=gemini&id=${id}`);
+      const body = await r.text();
+      assertStringIncludes(body, 'data-copy="deja resume gemini:');
+      assertStringIncludes(body, "as printed it will not find the session: ");
+      assertStringIncludes(body, "looks sessions up from the directory it runs in");
+    } finally {
+      await srv.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
 });

@@ -69,7 +69,7 @@ pre.cmd{font-weight:600}details>summary{cursor:pointer;color:var(--mut);font-siz
 .model-change{margin:10px 0;color:var(--mut);font-size:.9em}
 .ending{margin:14px 0;color:var(--unk);font-weight:600}
 .copy{display:inline-flex;gap:6px;align-items:center;margin:4px 10px 4px 0}
-.copy code{background:var(--code);padding:3px 7px;border-radius:5px}
+.copy code{background:var(--code);padding:3px 7px;border-radius:5px}.copy.warn{color:var(--unk);font-size:13px}
 .copy button,button.copybtn{border:1px solid var(--line);background:var(--card);color:var(--fg);
 border-radius:5px;padding:2px 8px;cursor:pointer;font-size:12px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:10px;margin:10px 0}
