@@ -140,3 +140,18 @@ Deno.test("view puts resume's caveat beside the button of a session whose direct
     ix.cleanup();
   }
 });
+
+// Trial 99 F9: "without it: 6 sessions: deja docker" was a command to retype in a terminal.
+Deno.test("view links the searches a hint names, under the page's filters", async () => {
+  await using v = await viewOf([
+    { id: "sess-a", at: AT, events: [["user", "docker build fails"]] },
+    { id: "sess-b", at: AT, events: [["user", "redis drops connections"]] },
+  ]);
+  const absent = await v.get(`/search?q=${encodeURIComponent("docker deskp")}`);
+  assertStringIncludes(absent, `<a href="/${KEY}/search?q=docker"><code>deja docker</code></a>`);
+  const apart = await v.get(`/search?q=${encodeURIComponent("docker redis")}&harness=mem`);
+  assertStringIncludes(
+    apart,
+    `<a href="/${KEY}/search?q=redis&amp;harness=mem"><code>deja redis --harness mem</code></a>`,
+  );
+});

@@ -53,7 +53,9 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
   // A long query (a pasted stack trace) is cut as the CLI cuts it, and said (trial 95 F9).
   const note = [cutNote(res.cut), hidden, narration(res), droppedNote(res)].filter(Boolean)
     .join("; ");
-  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${hintsOf(d, query)}`;
+  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${
+    hintsOf(ctx, d, query, f)
+  }`;
   if (!res.results.length) {
     const filtered = d.filtered?.filters.length ? d.filtered : undefined;
     return htm`<div class="empty">Nothing matched “${oneLine(query, TITLE_CHARS)}”${
@@ -105,10 +107,53 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
  * F8: `docker OR redis` said only "Nothing matched"). The hidden sessions are said by the
  * page itself, which names its throwaway box where the CLI names `--junk`.
  */
-function hintsOf(d: SearchData, query: string): Html | "" {
+function hintsOf(ctx: ViewCtx, d: SearchData, query: string, f: ListFilters): Html | "" {
   const lines = hintsText({ ...d, result: { ...d.result, hidden: 0 } }, { query, regex: false })
     .split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, ""));
-  return lines.length ? htm`<ul class="hints">${lines.map((l) => htm`<li>${l}</li>`)}</ul>` : "";
+  // The searches a hint names run here as links, under the page's filters (trial 99 F9: "without
+  // it: 6 sessions: deja docker" was text to retype). A search with an option the page has no
+  // filter for (`--model`, `--session`) stays text.
+  const a = d.absent;
+  const runs = [
+    ...(a && !a.model && !a.id ? [a.query] : []),
+    ...(d.apart ?? []).map((w) => w.word),
+  ];
+  return lines.length
+    ? htm`<ul class="hints">${lines.map((l) => htm`<li>${linked(ctx, l, runs, f)}</li>`)}</ul>`
+    : "";
+}
+
+/**
+ * `line` with each `deja <words>` (or `deja search <words>`, the page's filters as flags after)
+ * for one of `runs` a link that runs that search on this page.
+ */
+function linked(ctx: ViewCtx, line: string, runs: string[], f: ListFilters): Html {
+  for (const q of runs) {
+    // As lib/cli/_search_notes.ts writes the words: bare when plain, else single-quoted.
+    const shown = /^[\w .-]+$/.test(q) ? q : `'${q.replaceAll("'", "'\\''")}'`;
+    const at = [`deja ${shown}`, `deja search ${shown}`].map((c) => [c, line.indexOf(c)] as const)
+      .find(([c, i]) => i >= 0 && !/[\w'-]/.test(line[i + c.length] ?? ""));
+    if (!at) continue;
+    const [cmd, i] = at;
+    const flags =
+      /^(?: --[\w-]+ (?:'(?:[^']|'\\'')*'|[^\s(),;']+))*/.exec(line.slice(i + cmd.length))![0];
+    const end = i + cmd.length + flags.length;
+    const href = `${ctx.base}/search?q=${encodeURIComponent(q)}${filterQuery(f)}`;
+    return htm`${line.slice(0, i)}<a href="${href}"><code>${line.slice(i, end)}</code></a>${
+      linked(ctx, line.slice(end), runs, f)
+    }`;
+  }
+  return htm`${line}`;
+}
+
+/** The page's filters as the rest of a query string (`&harness=…`). */
+function filterQuery(f: ListFilters): string {
+  return [
+    f.harness ? `&harness=${encodeURIComponent(f.harness)}` : "",
+    f.project ? `&project=${encodeURIComponent(f.project)}` : "",
+    f.days ? `&days=${f.days}` : "",
+    f.junk ? "&junk=1" : "",
+  ].join("");
 }
 
 /** Where the filters looked, as the CLI names them (`in harness aider, in the last week`). */
