@@ -155,3 +155,25 @@ Deno.test("view links the searches a hint names, under the page's filters", asyn
     `<a href="/${KEY}/search?q=redis&amp;harness=mem"><code>deja redis --harness mem</code></a>`,
   );
 });
+
+// Trial 99 F11: the events tile counted the whole index beside the sessions of real projects,
+// and the page never said how many sessions it left out.
+Deno.test("view activity counts the events of the sessions it shows and says how many it leaves out", async () => {
+  await using v = await viewOf([
+    { id: "sess-real", project: "/home/dev/app", at: AT, events: [["user", "a"], ["user", "b"]] },
+    {
+      id: "sess-junk",
+      project: "/tmp/farm/claude",
+      at: AT,
+      events: [["user", "c"], ["user", "d"], ["user", "e"]],
+    },
+  ]);
+  const tile = (body: string) =>
+    /<div class="n">(\d+)<\/div>\s*<div class="l">events</.exec(body)?.[1];
+  const shown = await v.get("/stats");
+  assertEquals(tile(shown), "2");
+  assertStringIncludes(shown, "1 session of throwaway or excluded projects not counted or charted");
+  const all = await v.get("/stats?junk=1");
+  assertEquals(tile(all), "5");
+  assert(!all.includes("not counted or charted"), "nothing left out");
+});
