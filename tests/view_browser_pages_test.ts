@@ -54,7 +54,16 @@ async function world() {
       id: "sess-redis",
       project: "/home/dev/other",
       at: AT - 86_400_000,
-      events: [["user", "why does redis drop the docker connection"]],
+      events: [["user", "why does redis drop the docker connection"], {
+        kind: "tool_call",
+        text: "",
+        tool: {
+          name: "Write",
+          id: "w1",
+          writes: [{ path: "/home/dev/other/config/redis/redis-server.conf", content: "port 1\n" }],
+        },
+        time: AT - 86_400_000 + 60e3,
+      }],
     },
   ]);
   const srv = await startView({ env: idx.env, now: () => AT + 3_600_000 });
@@ -193,6 +202,33 @@ Deno.test({
     await page.fill("#q", "");
     await page.waitForURL((u) => !u.searchParams.has("q"));
     assertEquals(now().searchParams.get("project"), proj);
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F12: at 380 px a project's file counts sat off to the right of a table that
+// scrolled, and the list's event count was a bare number once its column head was hidden.
+Deno.test({
+  ...opts,
+  name: "view at 380 px: a project's file counts and the list's event counts are in view and named",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(380);
+    await page.goto(`${w.srv.url}project?p=${encodeURIComponent("/home/dev/other")}`);
+    const cells = await page.evaluate(
+      `[...document.querySelectorAll("table.files td.num")].map((td) =>
+        [td.getBoundingClientRect().right, getComputedStyle(td, "::after").content])`,
+    ) as Array<[number, string]>;
+    assertEquals(cells.length, 5);
+    for (const [right, after] of cells) {
+      assert(right <= 380, `a count at ${right} px`);
+      assert(/edits|writes|reads|failed|sessions/.test(after), after);
+    }
+    await page.goto(w.srv.url);
+    const events = await page.evaluate(
+      `getComputedStyle(document.querySelector("table.sessions td.num"), "::after").content`,
+    );
+    assertEquals(events, '" events"');
     assertEquals(w.errors, []);
   },
 });

@@ -10,7 +10,9 @@
 /**
  * `app.css`: one stylesheet, light and dark. Under 640 px the header wraps, the search box takes a
  * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
- * sideways and the box showed "Se…").
+ * sideways and the box showed "Se…"); so does a project's table of files, and a count whose
+ * column head is hidden is followed by what it counts (trial 99 F12: a bare "7", and the
+ * files' counts off to the right of a table that scrolled).
  */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
@@ -86,7 +88,11 @@ form.filters select{max-width:100%}table.sessions thead{display:none}
 table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
 table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
-table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}
+table.files thead{display:none}table.files tr{display:flex;flex-wrap:wrap;gap:2px 12px;padding:6px 0;
+border-bottom:1px solid var(--line)}table.files td{border:0;padding:0}
+table.files td.path{flex:1 1 100%;overflow-wrap:anywhere}table.files td.num{font-size:13px;color:var(--mut)}
+td[data-l]::after{content:" " attr(data-l)}}
 `;
 
 /**

@@ -145,7 +145,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         : "-"
     }</td>
         <td class="when">${when(s.updated ?? s.started, s)}</td>
-        <td class="num">${short(s.events)}</td>
+        <td class="num" data-l="events">${short(s.events)}</td>
       </tr>
     `
   );

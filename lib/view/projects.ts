@@ -118,11 +118,11 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
         project,
       )
     }&path=${encodeURIComponent(String(f.path))}">${shortPath(ctx, String(f.path))}</a></td>
-        <td class="num">${f.edits}</td>
-        <td class="num">${f.writes}</td>
-        <td class="num">${f.reads}</td>
-        <td class="num">${f.failed}</td>
-        <td class="num">${f.sessions}</td>
+        <td class="num" data-l="edits">${f.edits}</td>
+        <td class="num" data-l="writes">${f.writes}</td>
+        <td class="num" data-l="reads">${f.reads}</td>
+        <td class="num" data-l="failed">${f.failed}</td>
+        <td class="num" data-l="sessions">${f.sessions}</td>
       </tr>
     `
   );
@@ -133,7 +133,7 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
 <h2>Files agents touched most</h2>${
       files.length
         ? htm`
-          <table>
+          <table class="files">
             <thead>
               <tr>
                 <th>file (blame)</th>
