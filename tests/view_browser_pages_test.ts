@@ -232,3 +232,27 @@ Deno.test({
     assertEquals(w.errors, []);
   },
 });
+
+// Trial 99 F7: a hit deep in a long output opened the output at its top; the match was neither
+// in view nor marked.
+Deno.test({
+  ...opts,
+  name: "view marks a hit inside a long tool output and scrolls the output to it",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    await page.goto(`${w.srv.url}search?q=qdrant`);
+    // The hit's link names the text its snippet marks.
+    assert(await page.$(".snip a[href*='&hl=qdrant#e']"), "no &hl= on the hit's link");
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools&hl=qdrant#e2`);
+    await page.waitForSelector("#e2 mark.hl");
+    const [inPre, inView, text] = await page.evaluate(
+      `(() => { const m = document.querySelector("#e2 mark.hl"); const r = m.getBoundingClientRect();
+        const p = m.closest("pre").getBoundingClientRect();
+        return [r.top >= p.top && r.bottom <= p.bottom, r.top >= 0 && r.bottom <= innerHeight,
+          m.textContent]; })()`,
+    ) as [boolean, boolean, string];
+    assertEquals([inPre, inView, text.toLowerCase()], [true, true, "qdrant"]);
+    assertEquals(w.errors, []);
+  },
+});

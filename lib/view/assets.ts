@@ -96,11 +96,13 @@ td[data-l]::after{content:" " attr(data-l)}}
 `;
 
 /**
- * `app.js`: search as you type, copy buttons, a hit's event brought into view. A page without
- * results to replace (a session, a project, Activity) searches on Enter only: it went to the
- * search page mid-word, and the letters typed after were lost (trial 95 F3). The address holds
- * the words and the filters, and a filter changed searches the words in the box (trial 99 F3:
- * the form sent its stale query, or none, and typing dropped the filters from the address).
+ * `app.js`: search as you type, copy buttons, a hit's event brought into view, the text its
+ * snippet marked (`&hl=`) marked in it and scrolled to, inside a long output too (trial 99 F7).
+ * A page without results to replace (a session, a project, Activity) searches on Enter only: it
+ * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). The
+ * address holds the words and the filters, and a filter changed searches the words in the box
+ * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
+ * address).
  */
 export const JS = `
 (function(){
@@ -138,12 +140,19 @@ document.querySelectorAll('form.filters select, form.filters input[type=checkbox
         h.value=text;f.action=base+'/search';}
       else{if(h)h.remove();f.action=base+'/';}}
     f.submit();});});
+function mark(el,text){var m=el.querySelector('mark.hl');if(m||!text)return m;text=text.toLowerCase();
+  var w=document.createTreeWalker(el,NodeFilter.SHOW_TEXT);
+  for(var n=w.nextNode();n;n=w.nextNode()){var i=n.nodeValue.toLowerCase().indexOf(text);if(i<0)continue;
+    var r=document.createRange();r.setStart(n,i);r.setEnd(n,i+text.length);
+    m=document.createElement('mark');m.className='hl';r.surroundContents(m);return m;}
+  return null;}
 function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
   try{id=decodeURIComponent(id);}catch(_){}
   var el=document.getElementById(id);
   if(!el)return;for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
   if(el.classList.contains('ev'))el.querySelectorAll('details').forEach(function(d){d.open=true;});
-  el.scrollIntoView({block:'center'});}
+  var at=mark(el,new URLSearchParams(location.search).get('hl'));
+  (at||el).scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
 })();
 `;

@@ -72,9 +72,9 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       badge(
         r.harness,
       )
-    } <a class="title" href="${(best?.session === r.id
-      ? sessionHref(ctx, r.harness, r.id, best.seq)
-      : sessionHref(ctx, r.harness, r.id) + (best ? anchorHash(r.id, best) : ""))}">${
+    } <a class="title" href="${
+      best ? hitHref(ctx, r.harness, r.id, best) : sessionHref(ctx, r.harness, r.id)
+    }">${
       oneLine(
         describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
         TITLE_CHARS,
@@ -85,13 +85,9 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       r.throwaway ? " · throwaway project" : ""
     }${r.parent ? ` · ${ORPHAN}` : ""}</div>${
       r.snippets.map((s) =>
-        htm`<div class="snip"><a href="${
-          s.session === r.id
-            ? sessionHref(ctx, r.harness, r.id, s.seq)
-            : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
-        }"><span class="badge">${speaker(r.harness, s.kind).replace("_", " ")}</span> ${
-          marked(s.text)
-        }</a></div>`
+        htm`<div class="snip"><a href="${hitHref(ctx, r.harness, r.id, s)}"><span class="badge">${
+          speaker(r.harness, s.kind).replace("_", " ")
+        }</span> ${marked(s.text)}</a></div>`
       )
     }</div>
     `;
@@ -185,6 +181,27 @@ function filteredNote(
 
 function anchorHash(rootId: string, s: { session: string; seq: number }): string {
   return "#" + encodeURIComponent(eventAnchor(rootId, s.session, s.seq));
+}
+
+/**
+ * The link to a hit's event, with the text its snippet marks (`&hl=`): the session page marks
+ * it in the event and scrolls it into view, inside a long output too (trial 99 F7: a hit at
+ * character 1,891 of an output opened the output at its top, the match nowhere marked).
+ */
+function hitHref(
+  ctx: ViewCtx,
+  harness: string,
+  rootId: string,
+  s: { session: string; seq: number; text: string },
+): string {
+  const link = s.session === rootId
+    ? sessionHref(ctx, harness, rootId, s.seq)
+    : sessionHref(ctx, harness, rootId) + anchorHash(rootId, s);
+  // deno-lint-ignore no-control-regex
+  const m = /\x01([^\x01\x02]+)\x02/.exec(s.text);
+  if (!m) return link;
+  const at = link.indexOf("#");
+  return `${link.slice(0, at)}&hl=${encodeURIComponent(m[1].slice(0, 100))}${link.slice(at)}`;
 }
 
 /** The search page (`/search?q=`), for a link or a browser without script. */
