@@ -256,3 +256,27 @@ Deno.test({
     assertEquals(w.errors, []);
   },
 });
+
+// Trial 99 F8: `docker desk`, Enter, `top` typed on a session page searched "docker deskp": the
+// keys typed while the search page opened were lost.
+Deno.test({
+  ...opts,
+  name: "view keeps the keys typed after Enter while the search page opens",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools`);
+    await page.click("#q");
+    await page.keyboard.type("docker lay");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("ers");
+    await page.waitForURL((u) => u.pathname.endsWith("/search"));
+    await page.waitForURL((u) => u.searchParams.get("q") === "docker layers", { timeout: 5000 });
+    assertEquals(await page.inputValue("#q"), "docker layers");
+    // Back is the session's page again.
+    await page.goBack();
+    await page.waitForSelector("#e2");
+    assert(page.url().includes("session?h=mem"), page.url());
+    assertEquals(w.errors, []);
+  },
+});

@@ -99,7 +99,10 @@ td[data-l]::after{content:" " attr(data-l)}}
  * `app.js`: search as you type, copy buttons, a hit's event brought into view, the text its
  * snippet marked (`&hl=`) marked in it and scrolled to, inside a long output too (trial 99 F7).
  * A page without results to replace (a session, a project, Activity) searches on Enter only: it
- * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). The
+ * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). Enter
+ * there puts the search page's content in place of the page's own, the box and its focus kept,
+ * and searches again for what was typed meanwhile (trial 99 F8: `docker desk`, Enter, `top`
+ * searched "docker deskp", the keys typed while a new page loaded lost); Back reloads. The
  * address holds the words and the filters, and a filter changed searches the words in the box
  * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
  * address).
@@ -121,10 +124,22 @@ function run(){
     box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text)+fs);
   });
 }
+var swapped=false;
+function openSearch(text){
+  fetch(base+'/search?q='+encodeURIComponent(text),{credentials:'same-origin'}).then(function(r){return r.text();})
+  .then(function(t){var doc=new DOMParser().parseFromString(t,'text/html');var m=doc.querySelector('main');
+    if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
+    document.querySelector('main').innerHTML=m.innerHTML;document.title=doc.title;swapped=true;window.scrollTo(0,0);
+    history.pushState(null,'',base+'/search?q='+encodeURIComponent(text));
+    box=document.getElementById('results');first=box?box.innerHTML:'';bindFilters();
+    if(box&&q.value.trim()!==text)run();
+  });
+}
+window.addEventListener('popstate',function(){if(swapped)location.reload();});
 if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
   if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
   q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
-    if(box)run();else location.href=base+'/search?q='+encodeURIComponent(q.value.trim());}});}
+    var text=q.value.trim();if(box)run();else if(text)openSearch(text);}});}
 document.addEventListener('click',function(e){
   var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
   var t=b.getAttribute('data-copy');
@@ -133,13 +148,14 @@ document.addEventListener('click',function(e){
   else{var a=document.createElement('textarea');a.value=t;document.body.appendChild(a);a.select();
     try{document.execCommand('copy');}catch(_){};a.remove();done();}
 });
-document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
+function bindFilters(){document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
   s.addEventListener('change',function(){var f=s.form;
     if(q&&box){var text=q.value.trim();var h=f.querySelector('input[name=q]');
       if(text){if(!h){h=document.createElement('input');h.type='hidden';h.name='q';f.appendChild(h);}
         h.value=text;f.action=base+'/search';}
       else{if(h)h.remove();f.action=base+'/';}}
-    f.submit();});});
+    f.submit();});});}
+bindFilters();
 function mark(el,text){var m=el.querySelector('mark.hl');if(m||!text)return m;text=text.toLowerCase();
   var w=document.createTreeWalker(el,NodeFilter.SHOW_TEXT);
   for(var n=w.nextNode();n;n=w.nextNode()){var i=n.nodeValue.toLowerCase().indexOf(text);if(i<0)continue;
