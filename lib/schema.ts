@@ -1242,6 +1242,11 @@ export const Q = {
    * ids: throwaway and excluded projects, as search leaves them out), for the failed-commands
    * chart (output as in commandsInOrder).
    */
+  /** Events of the sessions `hidden` names (a JSON array of row ids). */
+  viewEventsOf: query<{ hidden: string }, { n: number }>(
+    `SELECT count(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
+    ["hidden"],
+  ),
   viewRecentCommands: query<
     { hidden: string; limit: number },
     { command: string; exit: number | null; is_error: number; output: string | null }

@@ -221,6 +221,10 @@ Deno.test("a word typed alone whose exact matches fill the list names the forms 
     const text = await runMain(ix.env, ["search", "crashes", "--limit", "2"]);
     assertStringIncludes(text.err, "its other forms (crashing");
     assertStringIncludes(text.err, "were not looked for: a larger --limit looks for them");
+    // The total counts the sessions holding the word as typed, and says so (trial 99 F10:
+    // "showing 10 of 18" read as every match where 20 matched with `errors`).
+    const one = await runMain(ix.env, ["search", "crashes", "--limit", "1"]);
+    assertStringIncludes(one.err, "showing 1 of 2 holding crashes as typed: --limit shows more;");
     // With room, they are read and listed: nothing is left unread.
     const room = JSON.parse((await json(["crashes", "--limit", "5"])).out);
     assertEquals(room.results.map((r: { id: string }) => r.id).sort(), ["s-a", "s-b", "s-c"]);

@@ -50,6 +50,21 @@ async function world() {
       at: AT + 65e3,
       events: [["user", "subagent measures the layers"]],
     },
+    {
+      id: "sess-redis",
+      project: "/home/dev/other",
+      at: AT - 86_400_000,
+      events: [["user", "why does redis drop the docker connection"], {
+        kind: "tool_call",
+        text: "",
+        tool: {
+          name: "Write",
+          id: "w1",
+          writes: [{ path: "/home/dev/other/config/redis/redis-server.conf", content: "port 1\n" }],
+        },
+        time: AT - 86_400_000 + 60e3,
+      }],
+    },
   ]);
   const srv = await startView({ env: idx.env, now: () => AT + 3_600_000 });
   const { chromium } = await import("playwright-core");
@@ -151,6 +166,117 @@ Deno.test({
       const box = await page.$eval("#q", (q) => q.getBoundingClientRect());
       assert(box.width >= 250 && box.right <= 380, `${path}: box ${box.left} to ${box.right}`);
     }
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F3: a filter changed after typing sent the form's old query (or none), and the
+// address kept the words but not the filters.
+Deno.test({
+  ...opts,
+  name:
+    "view searches the words in the box when a filter changes, and keeps the filters in the address",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    const proj = "/home/dev/other";
+    const now = () => new URL(page.url());
+    const at = (q: string) => (u: URL) => u.searchParams.get("q") === q;
+    for (const from of ["search?q=docker", ""]) {
+      await page.goto(w.srv.url + from);
+      await page.fill("#q", "redis");
+      await page.waitForURL(at("redis"));
+      await Promise.all([
+        page.waitForURL((u) => u.searchParams.has("project")),
+        page.selectOption("select[name=project]", proj),
+      ]);
+      assert(now().pathname.endsWith("/search"), `${from || "list"}: ${page.url()}`);
+      assertEquals(now().searchParams.get("q"), "redis", from || "list");
+      assertEquals(now().searchParams.get("project"), proj, from || "list");
+      assertEquals(await page.inputValue("#q"), "redis");
+    }
+    await page.goto(`${w.srv.url}?project=${encodeURIComponent(proj)}`);
+    await page.fill("#q", "redis");
+    await page.waitForURL(at("redis"));
+    assertEquals(now().searchParams.get("project"), proj);
+    await page.fill("#q", "");
+    await page.waitForURL((u) => !u.searchParams.has("q"));
+    assertEquals(now().searchParams.get("project"), proj);
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F12: at 380 px a project's file counts sat off to the right of a table that
+// scrolled, and the list's event count was a bare number once its column head was hidden.
+Deno.test({
+  ...opts,
+  name: "view at 380 px: a project's file counts and the list's event counts are in view and named",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(380);
+    await page.goto(`${w.srv.url}project?p=${encodeURIComponent("/home/dev/other")}`);
+    const cells = await page.evaluate(
+      `[...document.querySelectorAll("table.files td.num")].map((td) =>
+        [td.getBoundingClientRect().right, getComputedStyle(td, "::after").content])`,
+    ) as Array<[number, string]>;
+    assertEquals(cells.length, 5);
+    for (const [right, after] of cells) {
+      assert(right <= 380, `a count at ${right} px`);
+      assert(/edits|writes|reads|failed|sessions/.test(after), after);
+    }
+    await page.goto(w.srv.url);
+    const events = await page.evaluate(
+      `getComputedStyle(document.querySelector("table.sessions td.num"), "::after").content`,
+    );
+    assertEquals(events, '" events"');
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F7: a hit deep in a long output opened the output at its top; the match was neither
+// in view nor marked.
+Deno.test({
+  ...opts,
+  name: "view marks a hit inside a long tool output and scrolls the output to it",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    await page.goto(`${w.srv.url}search?q=qdrant`);
+    // The hit's link names the text its snippet marks.
+    assert(await page.$(".snip a[href*='&hl=qdrant#e']"), "no &hl= on the hit's link");
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools&hl=qdrant#e2`);
+    await page.waitForSelector("#e2 mark.hl");
+    const [inPre, inView, text] = await page.evaluate(
+      `(() => { const m = document.querySelector("#e2 mark.hl"); const r = m.getBoundingClientRect();
+        const p = m.closest("pre").getBoundingClientRect();
+        return [r.top >= p.top && r.bottom <= p.bottom, r.top >= 0 && r.bottom <= innerHeight,
+          m.textContent]; })()`,
+    ) as [boolean, boolean, string];
+    assertEquals([inPre, inView, text.toLowerCase()], [true, true, "qdrant"]);
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 99 F8: `docker desk`, Enter, `top` typed on a session page searched "docker deskp": the
+// keys typed while the search page opened were lost.
+Deno.test({
+  ...opts,
+  name: "view keeps the keys typed after Enter while the search page opens",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    await page.goto(`${w.srv.url}session?h=mem&id=sess-tools`);
+    await page.click("#q");
+    await page.keyboard.type("docker lay");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("ers");
+    await page.waitForURL((u) => u.pathname.endsWith("/search"));
+    await page.waitForURL((u) => u.searchParams.get("q") === "docker layers", { timeout: 5000 });
+    assertEquals(await page.inputValue("#q"), "docker layers");
+    // Back is the session's page again.
+    await page.goBack();
+    await page.waitForSelector("#e2");
+    assert(page.url().includes("session?h=mem"), page.url());
     assertEquals(w.errors, []);
   },
 });

@@ -94,7 +94,10 @@ Deno.test("view pages a long session, links a hit to its page, and places subage
     assertStringIncludes(last, `events #${2 * VIEW_PAGE} to #${N - 1}`);
     // A search hit on the second page links to that page.
     const hits = (await get(srv, `/${srv.token}/api/search?q=quibbleflux`)).body;
-    assertStringIncludes(hits, `id=long-1&amp;at=${VIEW_PAGE}#e${VIEW_PAGE + 100}`);
+    assertStringIncludes(
+      hits,
+      `id=long-1&amp;at=${VIEW_PAGE}&amp;hl=quibbleflux#e${VIEW_PAGE + 100}`,
+    );
     assertEquals((await get(srv, `${base}&at=-5`)).status, 200);
     // Written as files, every page is written and the pages link each other.
     const store = idx.open();

@@ -214,7 +214,8 @@ Deno.test("view search answers with the CLI's search: same order, marked snippet
   );
   assertEquals(order, cli.results.map((x) => x.id));
   // A snippet links to its event on the session's page; a subagent's hit to its place inside.
-  assert(/id=sess-hostile#e\d/.test(r.body));
+  // (with the text its snippet marks, to mark on that page: trial 99 F7).
+  assert(/id=sess-hostile&amp;hl=websocket#e\d/.test(r.body));
   assertStringIncludes(r.body, `#${encodeURIComponent("agent-1/e0")}`);
   assertStringIncludes(r.body, "tier exact");
   // A word the search leaves out is said, as the CLI says it (trial 56).
@@ -436,7 +437,8 @@ Deno.test("view activity charts say the range they draw and the sessions before 
     );
     assertStringIncludes(
       r.body,
-      'week by week <span class="sub">2026-05-04 to 2026-11-01; 1 earlier session not drawn</span>',
+      // Back to the oldest session, two years at most (trial 99 F2).
+      'week by week <span class="sub">2024-11-04 to 2026-11-01; 1 earlier session not drawn</span>',
     );
   } finally {
     await srv.close();

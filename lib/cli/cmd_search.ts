@@ -582,10 +582,12 @@ export function searchFooter(d: SearchData, io: Pick<IO, "isTTY" | "env">): stri
   // "showing 10 of 18" where `--limit 50` listed 20, two saying `errors` and `erred`).
   const others = d.formsUnread?.slice(0, 4).join(", ");
   if (res.total > res.results.length) {
+    // With forms unread, the total is of the sessions holding the word as typed, and says so
+    // (trial 99 F10: "showing 10 of 18" read as all that match, where 20 do with `errors`).
     out.push(
-      `showing ${res.results.length} of ${res.total}: --limit shows more${
-        others ? `; its other forms (${others}) were not looked for` : ""
-      }`,
+      `showing ${res.results.length} of ${res.total}${
+        others ? ` holding ${oneLine(res.query, 40)} as typed` : ""
+      }: --limit shows more${others ? `; its other forms (${others}) were not looked for` : ""}`,
     );
   } else if (others) {
     // No number, nor a promise: whether the forms add a session is not known until they are

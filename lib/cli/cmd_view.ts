@@ -127,13 +127,14 @@ function parseExport(a: Args): ViewArgs {
 }
 
 /**
- * Starts the server on 127.0.0.1 (`port` 0: a free one).
+ * Starts the server on 127.0.0.1 (`port` 0: a free one); a relative path on the blame page is
+ * taken from `cwd`, as `deja blame` run there takes it.
  *
  * @throws {DejaError} exit 2 when the port is in use or not allowed.
  */
-export async function serveView(env: Env, port: number): Promise<ViewServer> {
+export async function serveView(env: Env, port: number, cwd?: string): Promise<ViewServer> {
   try {
-    return await startView({ env, port, parsers });
+    return await startView({ env, port, parsers, cwd });
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === "EADDRINUSE" || code === "EACCES") {
@@ -202,7 +203,7 @@ async function runView(a: Args, io: IO): Promise<number> {
     else io.out(exportText(res, io));
     return 0;
   }
-  const server = await serveView(io.env, args.port);
+  const server = await serveView(io.env, args.port, io.cwd);
   const t = serveText(server.url);
   io.out(t.out);
   io.err(t.err);

@@ -10,7 +10,9 @@
 /**
  * `app.css`: one stylesheet, light and dark. Under 640 px the header wraps, the search box takes a
  * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
- * sideways and the box showed "Se…").
+ * sideways and the box showed "Se…"); so does a project's table of files, and a count whose
+ * column head is hidden is followed by what it counts (trial 99 F12: a bare "7", and the
+ * files' counts off to the right of a table that scrolled).
  */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
@@ -69,7 +71,7 @@ pre.cmd{font-weight:600}details>summary{cursor:pointer;color:var(--mut);font-siz
 .model-change{margin:10px 0;color:var(--mut);font-size:.9em}
 .ending{margin:14px 0;color:var(--unk);font-weight:600}
 .copy{display:inline-flex;gap:6px;align-items:center;margin:4px 10px 4px 0}
-.copy code{background:var(--code);padding:3px 7px;border-radius:5px}
+.copy code{background:var(--code);padding:3px 7px;border-radius:5px}.copy.warn{color:var(--unk);font-size:13px}
 .copy button,button.copybtn{border:1px solid var(--line);background:var(--card);color:var(--fg);
 border-radius:5px;padding:2px 8px;cursor:pointer;font-size:12px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:10px;margin:10px 0}
@@ -86,34 +88,58 @@ form.filters select{max-width:100%}table.sessions thead{display:none}
 table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
 table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
-table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}
+table.files thead{display:none}table.files tr{display:flex;flex-wrap:wrap;gap:2px 12px;padding:6px 0;
+border-bottom:1px solid var(--line)}table.files td{border:0;padding:0}
+table.files td.path{flex:1 1 100%;overflow-wrap:anywhere}table.files td.num{font-size:13px;color:var(--mut)}
+td[data-l]::after{content:" " attr(data-l)}}
 `;
 
 /**
- * `app.js`: search as you type, copy buttons, a hit's event brought into view. A page without
- * results to replace (a session, a project, Activity) searches on Enter only: it went to the
- * search page mid-word, and the letters typed after were lost (trial 95 F3).
+ * `app.js`: search as you type, copy buttons, a hit's event brought into view, the text its
+ * snippet marked (`&hl=`) marked in it and scrolled to, inside a long output too (trial 99 F7).
+ * A page without results to replace (a session, a project, Activity) searches on Enter only: it
+ * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). Enter
+ * there puts the search page's content in place of the page's own, the box and its focus kept,
+ * and searches again for what was typed meanwhile (trial 99 F8: `docker desk`, Enter, `top`
+ * searched "docker deskp", the keys typed while a new page loaded lost); Back reloads. The
+ * address holds the words and the filters, and a filter changed searches the words in the box
+ * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
+ * address).
  */
 export const JS = `
 (function(){
 var base=document.body.getAttribute('data-base');
 var q=document.getElementById('q');var box=document.getElementById('results');
 var first=box?box.innerHTML:'';var timer=null;var seq=0;
+function filters(){var s='';var f=document.querySelector('form.filters');
+  if(f){new FormData(f).forEach(function(v,k){if(v&&k!=='q')s+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
+  return s;}
 function run(){
-  var text=q.value.trim();var mine=++seq;
-  if(!text){if(box)box.innerHTML=first;history.replaceState(null,'',base+'/');return;}
-  var u=base+'/api/search?q='+encodeURIComponent(text);
-  var f=document.querySelector('form.filters');
-  if(f){var d=new FormData(f);d.forEach(function(v,k){if(v&&k!=='q')u+='&'+encodeURIComponent(k)+'='+encodeURIComponent(v);});}
+  var text=q.value.trim();var mine=++seq;var fs=filters();
+  if(!text){if(box)box.innerHTML=first;history.replaceState(null,'',base+'/'+(fs?'?'+fs.slice(1):''));return;}
+  var u=base+'/api/search?q='+encodeURIComponent(text)+fs;
   fetch(u,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(t){
     if(mine!==seq)return;
-    box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text));
+    box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text)+fs);
   });
 }
+var swapped=false;
+function openSearch(text){
+  fetch(base+'/search?q='+encodeURIComponent(text),{credentials:'same-origin'}).then(function(r){return r.text();})
+  .then(function(t){var doc=new DOMParser().parseFromString(t,'text/html');var m=doc.querySelector('main');
+    if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
+    document.querySelector('main').innerHTML=m.innerHTML;document.title=doc.title;swapped=true;window.scrollTo(0,0);
+    history.pushState(null,'',base+'/search?q='+encodeURIComponent(text));
+    box=document.getElementById('results');first=box?box.innerHTML:'';bindFilters();
+    if(box&&q.value.trim()!==text)run();
+  });
+}
+window.addEventListener('popstate',function(){if(swapped)location.reload();});
 if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
   if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
   q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
-    if(box)run();else location.href=base+'/search?q='+encodeURIComponent(q.value.trim());}});}
+    var text=q.value.trim();if(box)run();else if(text)openSearch(text);}});}
 document.addEventListener('click',function(e){
   var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
   var t=b.getAttribute('data-copy');
@@ -122,14 +148,27 @@ document.addEventListener('click',function(e){
   else{var a=document.createElement('textarea');a.value=t;document.body.appendChild(a);a.select();
     try{document.execCommand('copy');}catch(_){};a.remove();done();}
 });
-document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
-  s.addEventListener('change',function(){s.form.submit();});});
+function bindFilters(){document.querySelectorAll('form.filters select, form.filters input[type=checkbox]').forEach(function(s){
+  s.addEventListener('change',function(){var f=s.form;
+    if(q&&box){var text=q.value.trim();var h=f.querySelector('input[name=q]');
+      if(text){if(!h){h=document.createElement('input');h.type='hidden';h.name='q';f.appendChild(h);}
+        h.value=text;f.action=base+'/search';}
+      else{if(h)h.remove();f.action=base+'/';}}
+    f.submit();});});}
+bindFilters();
+function mark(el,text){var m=el.querySelector('mark.hl');if(m||!text)return m;text=text.toLowerCase();
+  var w=document.createTreeWalker(el,NodeFilter.SHOW_TEXT);
+  for(var n=w.nextNode();n;n=w.nextNode()){var i=n.nodeValue.toLowerCase().indexOf(text);if(i<0)continue;
+    var r=document.createRange();r.setStart(n,i);r.setEnd(n,i+text.length);
+    m=document.createElement('mark');m.className='hl';r.surroundContents(m);return m;}
+  return null;}
 function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
   try{id=decodeURIComponent(id);}catch(_){}
   var el=document.getElementById(id);
   if(!el)return;for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
   if(el.classList.contains('ev'))el.querySelectorAll('details').forEach(function(d){d.open=true;});
-  el.scrollIntoView({block:'center'});}
+  var at=mark(el,new URLSearchParams(location.search).get('hl'));
+  (at||el).scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
 })();
 `;

@@ -89,7 +89,10 @@ export interface Series {
   values: number[];
 }
 
-/** Stacked bars, one per bucket (`labels`), a legend of the series below. */
+/**
+ * Stacked bars, one per bucket (`labels`: day keys are shown as `MM-DD`, their year where it
+ * changes), a legend of the series below.
+ */
 export function stackedBars(labels: string[], series: Series[], title: string): Html {
   const w = 860;
   const h = 200;
@@ -124,7 +127,11 @@ export function stackedBars(labels: string[], series: Series[], title: string): 
   });
   const every = Math.ceil(n / 8);
   const ticks = labels.map((l, i) =>
-    i % every === 0 ? htm`<text x="${(left + i * slot).toFixed(1)}" y="${h - 6}">${l}</text>` : ""
+    i % every === 0
+      ? htm`<text x="${(left + i * slot).toFixed(1)}" y="${h - 6}">${
+        tickText(l, labels[i - every])
+      }</text>`
+      : ""
   );
   const axis = [0, Math.round(max / 2), max].map((v) =>
     htm`<text x="0" y="${(h - bottom - v * scale + 4).toFixed(1)}">${v}</text>`
@@ -137,6 +144,16 @@ export function stackedBars(labels: string[], series: Series[], title: string): 
       aria-label="${title}">${axis}${ticks}${bars}</svg>
     <div class="legend">${legend}</div>
   `;
+}
+
+/**
+ * A bar's axis label: a day key as `MM-DD`, with its year on the first tick and where the year
+ * changes from the tick before (trial 99 F2: `10-27 … 04-13` spanned two years and named
+ * neither); any other label as it is.
+ */
+function tickText(label: string, before: string | undefined): string {
+  if (!/^\d{4}-\d\d-\d\d$/.test(label)) return label;
+  return before?.slice(0, 4) === label.slice(0, 4) ? label.slice(5) : label;
 }
 
 /** Monday of the week holding `ms`, as a day key. */

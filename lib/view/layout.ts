@@ -21,6 +21,11 @@ export interface ViewCtx {
   now: number;
   /** Pages written as files (`deja view --out`): no search box, no navigation to pages not written. */
   static?: boolean;
+  /**
+   * The directory `deja view` was started in: a relative path given to the blame page without a
+   * project is taken from it, as `deja blame` run there takes it; absent, the page says it cannot.
+   */
+  cwd?: string;
 }
 
 /** Which navigation entry is the current page. */
@@ -60,6 +65,12 @@ export function page(
     </html>
   `.value;
 }
+
+/**
+ * The words `deja last` puts after a subagent listed on its own, its parent not indexed (trial
+ * 99 F4: the list and the hits showed such subagents as sessions of their own).
+ */
+export const ORPHAN = "a subagent; its parent session is not in the index";
 
 /** A harness badge, coloured by a stable hash of its id. */
 export function badge(harness: string): Html {

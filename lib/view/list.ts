@@ -5,12 +5,14 @@
  * @module
  */
 import { Q } from "../schema.ts";
+import { harnessId } from "../../core/registry.ts";
 import { lastSessions } from "../memory/last.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html } from "./html.ts";
 import {
   badge,
+  ORPHAN,
   page,
   projectHref,
   sessionHref,
@@ -36,11 +38,16 @@ export const TITLE_CHARS = 110;
 /** Sessions listed at most on one page. */
 export const LIST_LIMIT = 300;
 
-/** Reads the filters from a query string (unknown values are ignored). */
+/**
+ * Reads the filters from a query string: a harness by its id or product name, as `--harness`
+ * reads it (trial 99 F5: `claude-code` listed nothing); a time that is not a whole number of
+ * days is ignored.
+ */
 export function filtersOf(q: URLSearchParams): ListFilters {
   const days = Number(q.get("days"));
+  const harness = q.get("harness") || undefined;
   return {
-    harness: q.get("harness") || undefined,
+    harness: harness && (harnessId(harness) ?? harness),
     project: q.get("project") || undefined,
     days: Number.isInteger(days) && days > 0 ? days : undefined,
     junk: q.get("junk") === "1",
@@ -80,6 +87,12 @@ export function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
     }>${label}</option>
     `;
   const topProjects = [...projects].sort((a, b) => b[1] - a[1]).slice(0, 200);
+  // A value no session has is shown as chosen, with its count of none, not as "every …" (trial
+  // 99 F5: `?project=nonexistent` read "every project" over an empty list).
+  if (f.harness && !harnesses.has(f.harness)) harnesses.set(f.harness, 0);
+  if (f.project && !topProjects.some(([p]) => p === f.project)) {
+    topProjects.push([f.project, projects.get(f.project) ?? 0]);
+  }
   return htm`<form class="filters" method="get" action="${ctx.base}${query ? "/search" : "/"}">${
     query ? htm`<input type="hidden" name="q" value="${query}">` : ""
   }
@@ -117,7 +130,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
       res.hidden
         ? ` (${res.hidden} in throwaway or excluded projects: tick "throwaway projects")`
         : ""
-    }.</div>`;
+    }.${withoutFilters(ctx, f)}</div>`;
   }
   const rows = res.sessions.map((s) =>
     htm`
@@ -125,14 +138,14 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         <td>${badge(s.harness)}</td>
         <td><a href="${sessionHref(ctx, s.harness, s.native_id)}">${
       oneLine(s.description ?? "(untitled)", TITLE_CHARS)
-    }</a></td>
+    }</a>${s.parent ? htm` <span class="sub">· ${ORPHAN}</span>` : ""}</td>
         <td class="proj">${
       s.project
         ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>`
         : "-"
     }</td>
         <td class="when">${when(s.updated ?? s.started, s)}</td>
-        <td class="num">${short(s.events)}</td>
+        <td class="num" data-l="events">${short(s.events)}</td>
       </tr>
     `
   );
@@ -164,6 +177,29 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
       : ""
   }
   `;
+}
+
+/**
+ * Under an empty list, how many sessions there are without its harness, project and time
+ * filters, with a link that drops them, as `deja last` says it (trial 99 F5: "No sessions
+ * here." and no way back). The throwaway box is kept: it is said apart.
+ */
+function withoutFilters(ctx: ViewCtx, f: ListFilters): Html | "" {
+  const used = [f.harness && "harness", f.project && "project", f.days && "time"].filter(Boolean);
+  if (!used.length) return "";
+  const all = lastSessions(ctx.store, {
+    limit: 1,
+    count: true,
+    hidden: defaultHidden(ctx.store, { env: ctx.env, junk: f.junk }),
+  });
+  const n = all.total ?? all.sessions.length;
+  const them = used.length === 1
+    ? `the ${used[0]} filter`
+    : `the ${used.slice(0, -1).join(", ")} and ${used.at(-1)} filters`;
+  if (!n) return htm`<p class="sub">Nor without ${them}.</p>`;
+  return htm`<p class="filtered">Without ${them}: ${
+    plural(n, "session")
+  }. <a class="drop" href="${ctx.base}/${f.junk ? "?junk=1" : ""}">Clear the filters</a></p>`;
 }
 
 /** The list page (`/`). */

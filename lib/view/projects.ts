@@ -8,6 +8,7 @@
 import { hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { plural } from "../../core/text.ts";
+import { isAbsoluteAny } from "../../core/paths.ts";
 import { blame } from "../memory/blame.ts";
 import { matchLabel } from "../memory/paths.ts";
 import { defaultHidden } from "../search/sessions.ts";
@@ -117,11 +118,11 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
         project,
       )
     }&path=${encodeURIComponent(String(f.path))}">${shortPath(ctx, String(f.path))}</a></td>
-        <td class="num">${f.edits}</td>
-        <td class="num">${f.writes}</td>
-        <td class="num">${f.reads}</td>
-        <td class="num">${f.failed}</td>
-        <td class="num">${f.sessions}</td>
+        <td class="num" data-l="edits">${f.edits}</td>
+        <td class="num" data-l="writes">${f.writes}</td>
+        <td class="num" data-l="reads">${f.reads}</td>
+        <td class="num" data-l="failed">${f.failed}</td>
+        <td class="num" data-l="sessions">${f.sessions}</td>
       </tr>
     `
   );
@@ -132,7 +133,7 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
 <h2>Files agents touched most</h2>${
       files.length
         ? htm`
-          <table>
+          <table class="files">
             <thead>
               <tr>
                 <th>file (blame)</th>
@@ -154,11 +155,29 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
 
 /** `deja blame` for one file of a project: the sessions that changed it, newest first. */
 export function blamePage(ctx: ViewCtx, path: string, project: string): string {
+  // A relative path without a project is taken from the directory deja view runs in, as
+  // `deja blame` run there takes it, and said; with none known, the page says it cannot
+  // (trial 99 F1: `apps/x.yaml` was read as `/apps/x.yaml` and answered for that file).
+  const relative = !project && !isAbsoluteAny(path.trim()) && !path.trim().startsWith("~");
+  const cwd = project || (relative ? ctx.cwd : "/");
+  if (!cwd) {
+    return page(ctx, {
+      title: `blame ${path}`,
+      nav: "projects",
+      body: htm`<h1 class="path">${path}</h1><div class="empty">A relative path, and deja view
+        knows no directory it is relative to: give the file's whole path, or open it from its
+        project's page.</div>`,
+    });
+  }
   const res = blame(ctx.store, path, {
-    cwd: project || "/",
+    cwd,
     limit: 50,
     hidden: defaultHidden(ctx.store, { env: ctx.env, project: project || undefined }),
   });
+  // Each change names the file it changed when more than one file matched, or none exactly
+  // (trial 99 F1: a basename match listed writes to two other files and named neither).
+  const paths = new Set(res.sessions.flatMap((b) => b.paths));
+  const named = res.match !== "exact" || paths.size > 1;
   const items = res.sessions.map((b) =>
     htm`
       <div
@@ -174,6 +193,12 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
       )
     } · ${plural(b.edits, "edit")} · ${plural(b.writes, "write")} · ${plural(b.reads, "read")}${
       b.failed ? ` · ${b.failed} failed` : ""
+    }${
+      // As `deja blame` says it: removed or moved by a command after its last touch.
+      b.removed ? " · removed later" : b.moved_to ? ` · moved later to ${b.moved_to}` : ""}${
+      named && !b.changes.length
+        ? htm` · <span class="path">${b.paths.map((p) => shortPath(ctx, p)).join(", ")}</span>`
+        : ""
     }</div>${
       b.changes.slice(0, 6).map((c) =>
         htm`
@@ -186,6 +211,12 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
             c.seq,
           )
         }"><span class="badge">${c.op}</span> ${when(c.time)}</a>${
+          named
+            ? htm`
+                    <span class="path">${shortPath(ctx, c.path)}</span>
+                  `
+            : ""
+        }${
           c.before
             ? htm`
                     — ${c.before}
@@ -201,13 +232,27 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
     title: `blame ${shortPath(ctx, path)}`,
     nav: "projects",
     body: htm`
-      <h1 class="path">${shortPath(ctx, res.target)}</h1><p
-        class="sub">${res.listed} ${res.listed === 1 ? "session" : "sessions"} ${
+      <h1 class="path">${shortPath(ctx, relative ? path : res.target)}</h1>${
+      relative
+        ? htm`<p class="sub">A relative path: taken from ${
+          shortPath(ctx, cwd)
+        }, where deja view was started, as <code>deja blame</code> run there takes it (${
+          shortPath(ctx, res.target)
+        }).</p>`
+        : ""
+    }<p
+        class="sub">${
       // As `deja blame` counts and names it (trial 95 F7: "9 sessions touched this file" of
       // other files of its name, the hidden ones counted in).
-      res.match === "exact" || res.match === null
-        ? "touched this file"
-        : `touched a file of this name elsewhere (${matchLabel(res)})`}${
+      res.match === "basename"
+        ? `No session touched this file itself; ${res.listed} ${
+          res.listed === 1 ? "session" : "sessions"
+        } touched a file of this name elsewhere (${matchLabel(res)})`
+        : res.match === "suffix"
+        ? `${res.listed} ${
+          res.listed === 1 ? "session" : "sessions"
+        } touched a file whose path ends so (${matchLabel(res)})`
+        : `${res.listed} ${res.listed === 1 ? "session" : "sessions"} touched this file`}${
       res.hidden ? ` (${res.hidden} of throwaway or excluded projects hidden)` : ""
     }${
       project

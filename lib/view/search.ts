@@ -14,7 +14,7 @@ import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
 import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
-import { badge, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+import { badge, ORPHAN, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
 import { daysLabel, eventAnchor, filterForm, type ListFilters, TITLE_CHARS } from "./list.ts";
 
 /** Sessions a search lists at most. */
@@ -53,7 +53,9 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
   // A long query (a pasted stack trace) is cut as the CLI cuts it, and said (trial 95 F9).
   const note = [cutNote(res.cut), hidden, narration(res), droppedNote(res)].filter(Boolean)
     .join("; ");
-  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${hintsOf(d, query)}`;
+  const notes = htm`${note ? htm`<div class="note">${note}</div>` : ""}${
+    hintsOf(ctx, d, query, f)
+  }`;
   if (!res.results.length) {
     const filtered = d.filtered?.filters.length ? d.filtered : undefined;
     return htm`<div class="empty">Nothing matched “${oneLine(query, TITLE_CHARS)}”${
@@ -70,9 +72,9 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       badge(
         r.harness,
       )
-    } <a class="title" href="${(best?.session === r.id
-      ? sessionHref(ctx, r.harness, r.id, best.seq)
-      : sessionHref(ctx, r.harness, r.id) + (best ? anchorHash(r.id, best) : ""))}">${
+    } <a class="title" href="${
+      best ? hitHref(ctx, r.harness, r.id, best) : sessionHref(ctx, r.harness, r.id)
+    }">${
       oneLine(
         describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
         TITLE_CHARS,
@@ -81,15 +83,11 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       when(r.updated ?? r.started, r)
     } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
       r.throwaway ? " · throwaway project" : ""
-    }</div>${
+    }${r.parent ? ` · ${ORPHAN}` : ""}</div>${
       r.snippets.map((s) =>
-        htm`<div class="snip"><a href="${
-          s.session === r.id
-            ? sessionHref(ctx, r.harness, r.id, s.seq)
-            : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
-        }"><span class="badge">${speaker(r.harness, s.kind).replace("_", " ")}</span> ${
-          marked(s.text)
-        }</a></div>`
+        htm`<div class="snip"><a href="${hitHref(ctx, r.harness, r.id, s)}"><span class="badge">${
+          speaker(r.harness, s.kind).replace("_", " ")
+        }</span> ${marked(s.text)}</a></div>`
       )
     }</div>
     `;
@@ -105,10 +103,53 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
  * F8: `docker OR redis` said only "Nothing matched"). The hidden sessions are said by the
  * page itself, which names its throwaway box where the CLI names `--junk`.
  */
-function hintsOf(d: SearchData, query: string): Html | "" {
+function hintsOf(ctx: ViewCtx, d: SearchData, query: string, f: ListFilters): Html | "" {
   const lines = hintsText({ ...d, result: { ...d.result, hidden: 0 } }, { query, regex: false })
     .split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, ""));
-  return lines.length ? htm`<ul class="hints">${lines.map((l) => htm`<li>${l}</li>`)}</ul>` : "";
+  // The searches a hint names run here as links, under the page's filters (trial 99 F9: "without
+  // it: 6 sessions: deja docker" was text to retype). A search with an option the page has no
+  // filter for (`--model`, `--session`) stays text.
+  const a = d.absent;
+  const runs = [
+    ...(a && !a.model && !a.id ? [a.query] : []),
+    ...(d.apart ?? []).map((w) => w.word),
+  ];
+  return lines.length
+    ? htm`<ul class="hints">${lines.map((l) => htm`<li>${linked(ctx, l, runs, f)}</li>`)}</ul>`
+    : "";
+}
+
+/**
+ * `line` with each `deja <words>` (or `deja search <words>`, the page's filters as flags after)
+ * for one of `runs` a link that runs that search on this page.
+ */
+function linked(ctx: ViewCtx, line: string, runs: string[], f: ListFilters): Html {
+  for (const q of runs) {
+    // As lib/cli/_search_notes.ts writes the words: bare when plain, else single-quoted.
+    const shown = /^[\w .-]+$/.test(q) ? q : `'${q.replaceAll("'", "'\\''")}'`;
+    const at = [`deja ${shown}`, `deja search ${shown}`].map((c) => [c, line.indexOf(c)] as const)
+      .find(([c, i]) => i >= 0 && !/[\w'-]/.test(line[i + c.length] ?? ""));
+    if (!at) continue;
+    const [cmd, i] = at;
+    const flags =
+      /^(?: --[\w-]+ (?:'(?:[^']|'\\'')*'|[^\s(),;']+))*/.exec(line.slice(i + cmd.length))![0];
+    const end = i + cmd.length + flags.length;
+    const href = `${ctx.base}/search?q=${encodeURIComponent(q)}${filterQuery(f)}`;
+    return htm`${line.slice(0, i)}<a href="${href}"><code>${line.slice(i, end)}</code></a>${
+      linked(ctx, line.slice(end), runs, f)
+    }`;
+  }
+  return htm`${line}`;
+}
+
+/** The page's filters as the rest of a query string (`&harness=…`). */
+function filterQuery(f: ListFilters): string {
+  return [
+    f.harness ? `&harness=${encodeURIComponent(f.harness)}` : "",
+    f.project ? `&project=${encodeURIComponent(f.project)}` : "",
+    f.days ? `&days=${f.days}` : "",
+    f.junk ? "&junk=1" : "",
+  ].join("");
 }
 
 /** Where the filters looked, as the CLI names them (`in harness aider, in the last week`). */
@@ -140,6 +181,27 @@ function filteredNote(
 
 function anchorHash(rootId: string, s: { session: string; seq: number }): string {
   return "#" + encodeURIComponent(eventAnchor(rootId, s.session, s.seq));
+}
+
+/**
+ * The link to a hit's event, with the text its snippet marks (`&hl=`): the session page marks
+ * it in the event and scrolls it into view, inside a long output too (trial 99 F7: a hit at
+ * character 1,891 of an output opened the output at its top, the match nowhere marked).
+ */
+function hitHref(
+  ctx: ViewCtx,
+  harness: string,
+  rootId: string,
+  s: { session: string; seq: number; text: string },
+): string {
+  const link = s.session === rootId
+    ? sessionHref(ctx, harness, rootId, s.seq)
+    : sessionHref(ctx, harness, rootId) + anchorHash(rootId, s);
+  // deno-lint-ignore no-control-regex
+  const m = /\x01([^\x01\x02]+)\x02/.exec(s.text);
+  if (!m) return link;
+  const at = link.indexOf("#");
+  return `${link.slice(0, at)}&hl=${encodeURIComponent(m[1].slice(0, 100))}${link.slice(at)}`;
 }
 
 /** The search page (`/search?q=`), for a link or a browser without script. */

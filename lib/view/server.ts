@@ -54,6 +54,8 @@ export interface ViewOptions {
   freshenEveryMs?: number;
   /** A fixed token (tests); default 24 random bytes, base64url. */
   token?: string;
+  /** The directory it was started in (a relative blame path is taken from it, {@link ViewCtx.cwd}). */
+  cwd?: string;
 }
 
 /** A running `deja view`. */
@@ -103,7 +105,7 @@ export async function startView(o: ViewOptions): Promise<ViewServer> {
     await freshen(o.env, o.parsers);
   };
   const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (req, res) => {
-    answer(req, { token, port, env: o.env, now: now(), freshen: freshenMaybe })
+    answer(req, { token, port, env: o.env, now: now(), freshen: freshenMaybe, cwd: o.cwd })
       .then((r) => send(res, r, req.method === "HEAD"))
       .catch((e) => send(res, fail(500, `deja view: ${(e as Error)?.message ?? e}`), false));
   });
@@ -167,6 +169,7 @@ interface Served {
   env: Env;
   now: number;
   freshen: () => Promise<void>;
+  cwd?: string;
 }
 
 /** True when `host` (a Host header) names this server. */
@@ -211,7 +214,7 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
     };
   }
   try {
-    const ctx: ViewCtx = { base: `/${s.token}`, store, env: s.env, now: s.now };
+    const ctx: ViewCtx = { base: `/${s.token}`, store, env: s.env, now: s.now, cwd: s.cwd };
     return await route_(ctx, route, url.searchParams);
   } finally {
     store.close();

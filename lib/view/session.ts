@@ -160,8 +160,16 @@ function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
  */
 function resumeCopy(ctx: ViewCtx, ref: string): Html {
   try {
-    resumePlan(ctx.store, ref, ctx.env);
-    return copy(`deja resume ${ref}`);
+    const plan = resumePlan(ctx.store, ref, ctx.env);
+    // The caveat `deja resume` prints goes with its button (trial 99 F6: a Gemini session of
+    // no known directory had a plain button where the CLI says to run it from that directory).
+    return htm`${copy(`deja resume ${ref}`)}${
+      plan.note
+        ? htm`<span class="copy ${plan.needsCwd ? "warn" : "mut"}">${
+          plan.needsCwd ? "as printed it will not find the session: " : ""
+        }${plan.note}</span>`
+        : ""
+    }`;
   } catch (e) {
     if (!(e instanceof DejaError)) throw e;
     // Exit 2 is a refusal, said; exit 1, a reference the CLI does not read (a harness it does
