@@ -17,6 +17,7 @@ import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameChange, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
+import { movedWords } from "../memory/moves.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
@@ -130,6 +131,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       failed: s.failed,
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
+      moved_unsure: Boolean(s.unsure),
       line: s.line,
       changes: s.changes.map(({ replaceAll, ...c }) => ({
         ...c,
@@ -243,7 +245,7 @@ function sessionLines(
     s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
-    (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");
+    (s.removed ? "; removed later" : s.moved_to ? `; moved later ${movedWords(s)}` : "");
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",

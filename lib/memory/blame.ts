@@ -107,6 +107,8 @@ export interface BlameSession {
   removed?: true;
   /** A command of the session moved it after its last touch, to this path (as typed). */
   moved_to?: string;
+  /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
+  unsure?: true;
 }
 
 /** The requested line: its current text (null when unusable) and why it was not used. */
