@@ -156,6 +156,8 @@ export function fileMoves(command: string): FileMoves {
     const gone = verb === "rm" || (!git && verb === "unlink");
     if (!gone && verb !== "mv") continue;
     const args = words.slice(git ? 2 : 1);
+    // `git rm --cached` only untracks: the file stays on disk (trial 97 F3).
+    if (gone && git && args.includes("--cached")) continue;
     const move = gone ? undefined : moveArgs(args, git);
     if (move?.dryRun) continue;
     const names = move ? move.names : args.filter((w) => !w.startsWith("-") && w !== "");

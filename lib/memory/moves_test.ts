@@ -48,6 +48,14 @@ Deno.test("fileMoves reads an mv's target as a shell does: a folder keeps the na
   assertEquals(fileMoves("git mv -n c.py d.py"), { removed: [], moved: [] });
 });
 
+Deno.test("fileMoves does not read git rm --cached as a removal: the file stays (trial 97 F3)", () => {
+  assertEquals(fileMoves("git rm --cached p3.py && git rm -r --cached build"), {
+    removed: [],
+    moved: [],
+  });
+  assertEquals(fileMoves("git rm p3.py").removed, ["p3.py"]);
+});
+
 Deno.test("toldMoves asks the disk whether a bare mv target is a folder, and leaves it unsure when nothing is there (trial 97 F2)", () => {
   const dir = Deno.makeTempDirSync();
   try {
