@@ -18,6 +18,7 @@ import { shortRef } from "../sessions.ts";
 import { blame, type BlameChange, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
+import { nameChain } from "../memory/renames.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
@@ -131,6 +132,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       failed: s.failed,
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
+      moved_from: s.moved_from ?? [],
       moved_unsure: Boolean(s.unsure),
       line: s.line,
       changes: s.changes.map(({ replaceAll, ...c }) => ({
@@ -255,6 +257,10 @@ function sessionLines(
     }  ${tilde(s.session.project, io.env.home)}  ${c.dim(counts)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
+  // Its changes under the names it had before are its history (trial 97 F1).
+  if (s.moved_from) {
+    lines.push(`  moved here from ${oneLine(nameChain(s.moved_from, s.session.project), 160)}`);
+  }
   if (byLine) return [...lines, ...lineChanges(s, c)];
   // The newest three changes, each with its time whether or not words surround it (trial 37:
   // a Crush edit with no gist was counted, "1 edit", and never listed); a gist already
