@@ -233,6 +233,13 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     for (const t of bySession.get(e.session.id)!) {
       if (!t.failed) last.set(t.path, Math.max(last.get(t.path) ?? 0, t.seq));
     }
+    // A path it only tried to change, by its last try (trial 94 F12: a Crush file whose one edit
+    // failed, then moved with `mv`, was never "moved later").
+    for (const t of bySession.get(e.session.id)!) {
+      if (t.failed && !e.changes.some((c) => c.path === t.path)) {
+        last.set(t.path, Math.max(last.get(t.path) ?? 0, t.seq));
+      }
+    }
     // Its earlier names were moved here, not "later to" it (trial 97 F1).
     const before = m.renamed?.get(e.session.id);
     if (before) e.moved_from = before;

@@ -92,9 +92,16 @@ export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
     }
     if (names.length) renamed.set(s.id, names.map((n) => n.path));
   }
-  if (!found.length) return m;
-  // The touches of the file itself, under its name now, stay; of other files of its name, not.
   const own = m.match === "exact" ? m.touches : [];
+  // Moved here with no touch under its earlier names: the touches of it here say where it came
+  // from (trial 94 F12: Crush touched frontend-deployment.yaml only after `mv deployment.yaml
+  // frontend-deployment.yaml`, and blame never said so).
+  if (!found.length) {
+    const here = new Set(own.map((t) => t.sessionId));
+    const said = new Map([...renamed].filter(([sid]) => here.has(sid)));
+    return said.size ? { ...m, renamed: said } : m;
+  }
+  // The touches of the file itself, under its name now, stay; of other files of its name, not.
   const ids = new Set(own.map((t) => t.id));
   const touches = [...own, ...found.filter((t) => !ids.has(t.id))];
   const rows = Q.sessionsByIds.all(store, {

@@ -74,3 +74,29 @@ Deno.test("restore of a file's name now lists the spans of its earlier names", a
     ix.cleanup();
   }
 });
+
+Deno.test("blame says a file only tried under its names was moved there and moved on (trial 94 F12)", async () => {
+  const ix = await indexSessions([{
+    id: "cccccccc-0000-4000-8000-000000000094",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "rename the manifests" },
+      { bash: "mv deployment.yaml frontend-deployment.yaml", out: "", exit: 0 },
+      { edit: `${P}/frontend-deployment.yaml`, old: "x: 1", new: "x: 2", fail: true },
+      { edit: `${P}/image.yaml`, old: "y: 1", new: "y: 2", fail: true },
+      { bash: "mv image.yaml frontend-image.yaml", out: "", exit: 0 },
+      { say: "Renamed." },
+    ],
+  }]);
+  try {
+    const here = blame(ix.store, "frontend-deployment.yaml", { cwd: P });
+    assertEquals(here.sessions.map((s) => [s.failed, s.moved_from]), [[1, [
+      `${P}/deployment.yaml`,
+    ]]]);
+    const gone = blame(ix.store, "image.yaml", { cwd: P });
+    assertEquals(gone.sessions.map((s) => [s.failed, s.moved_to]), [[1, "frontend-image.yaml"]]);
+  } finally {
+    ix.cleanup();
+  }
+});
