@@ -94,7 +94,16 @@ export interface RestoreData extends Omit<RestoreList, "spans"> {
    * A line typed with the path (`app.py:3`): its text in the file now, and whether spans
    * were kept to those whose edit or write put that text there (else all are listed).
    */
-  line?: { n: number; text: string | null; kept: boolean; past?: number };
+  line?: {
+    n: number;
+    text: string | null;
+    kept: boolean;
+    past?: number;
+    /** Why the line cannot be told (blame's note: too short, not readable here; trial 97 F5). */
+    note?: string;
+    /** Spans of the whole file: the kept ones keep their numbers among them (trial 97 F4). */
+    of?: number;
+  };
 }
 
 /**
@@ -214,10 +223,18 @@ export function restoreData(
   // was span 4 of `app.py`, and `app.py --span 1` printed another session's text).
   if (put.length) spans = put;
   const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
+  const note = b.line?.text ? undefined : b.line?.note;
   return {
     ...r,
     spans,
-    line: { n: place.line, text: b.line?.text ?? null, kept: put.length > 0, past },
+    line: {
+      n: place.line,
+      text: b.line?.text ?? null,
+      kept: put.length > 0,
+      past,
+      ...(note && past === undefined ? { note } : {}),
+      of: r.spans.length,
+    },
   };
 }
 
@@ -240,11 +257,18 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
   const span = d.spans.find((s) => s.n === n);
   if (!span) {
     const file = d.spans[0]?.path ?? d.target;
+    // The kept spans keep their numbers in the whole list: say which they are, not "no span 1
+    // among the 1" (trial 97 F4).
+    const kept = d.spans.map((s) => `--span ${s.n}`).join(", ");
     throw new DejaError(
       d.line?.kept
-        ? `no span ${n} among the ${d.spans.length} that put line ${d.line.n} of ${file} there`
+        ? `span ${n} did not put line ${d.line.n} of ${file} there; ${
+          d.spans.length === 1 ? "the span that did is" : "the spans that did are"
+        } ${kept}, numbered as in the file's whole listing`
         : `no span ${n}: ${file} has ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}`,
-      `deja restore ${args.path} lists them`,
+      d.line?.kept
+        ? `deja restore ${args.path.replace(/:\d+$/, "")} --span ${n} picks among all its spans`
+        : `deja restore ${args.path} lists them`,
     );
   }
   return span;
@@ -321,7 +345,13 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     hidden: d.hidden,
     ...(d.line
       ? {
-        line: { n: d.line.n, text: d.line.text, kept: d.line.kept, past_end: d.line.past ?? null },
+        line: {
+          n: d.line.n,
+          text: d.line.text,
+          kept: d.line.kept,
+          past_end: d.line.past ?? null,
+          cannot_tell: d.line.note ?? null,
+        },
       }
       : {}),
     spans: ((ids) => d.spans.map((s) => ({ ...spanJson(s, false), id: ids.get(s) })))(
@@ -342,6 +372,15 @@ function spanCount(spans: readonly PickedSpan[]): string {
   return `${n} of ${calls}`;
 }
 
+/**
+ * `numbered among the file's 3, ` when a line kept some of the file's spans: their
+ * numbers are their places in the whole list (trial 97 F4: "1 span" numbered 2).
+ */
+function ofFile(d: RestoreData): string {
+  if (!d.line?.kept || d.line.of === undefined || d.line.of === d.spans.length) return "";
+  return `numbered among the file's ${d.line.of}, `;
+}
+
 /** The spans listed newest first, each with its first line (colour on a terminal). */
 export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
@@ -349,7 +388,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   const match = d.match ?? "";
   const lines = [
     c.bold(tilde(target, io.env.home)) +
-    c.dim(`  ${matchLabel(d)}, ${spanCount(d.spans)}, newest first`),
+    c.dim(`  ${matchLabel(d)}, ${spanCount(d.spans)}, ${ofFile(d)}newest first`),
   ];
   const approx = d.spans.filter((s) => s.timeSource === "session" || s.timeSource === "file");
   // `~`: not the span's own time (lib/memory/order.ts); own times stay aligned beside them.
@@ -407,6 +446,10 @@ export function lineNote(line: NonNullable<RestoreData["line"]>, spans: number):
     } put it there\n`
     : line.past !== undefined
     ? `deja: line ${line.n} is past the end of the file (${line.past} lines); every span of it\n`
+    : line.note !== undefined
+    // What blame says of it, not a claim that no edit did (trial 97 F5: "no listed edit put it
+    // there" of a line too short to tell, and of a file not readable here).
+    ? `deja: line ${line.n}: cannot tell which edit put it there (${line.note}); every span of the file\n`
     : `deja: line ${line.n}${shown}: no listed edit put it there; every span of the file\n`;
 }
 
