@@ -148,7 +148,9 @@ function spanArg(a: Args): number | string {
   if (!/^\d+$/.test(v)) {
     throw new DejaError(
       `--span takes a span's number or its id, not '${v}'`,
-      "'deja restore <file>' lists each span with both: --span 2, --span 29193b34@36",
+      // The ids the file's own listing gives, not one of a session of no index (trial 97 F10).
+      "'deja restore <file>' lists each span with both: --span 2, or --span <id> as listed " +
+        "(<session>@<place>)",
       2,
     );
   }

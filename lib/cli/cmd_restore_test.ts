@@ -46,6 +46,8 @@ Deno.test("restore parses its span and -o, and refuses no path or a bad --span w
     DejaError,
   ) as DejaError;
   assertEquals([e.message, e.exitCode], ["--span takes a span's number or its id, not '@36'", 2]);
+  // Trial 97 F10: the hint quoted an id of no session indexed as if it were one.
+  assert(!e.hint?.includes("29193b34"), e.hint);
   assertEquals(
     parseRestore({ values: { span: "29193b34@36" }, positionals: [FILE] }).span,
     "29193b34@36",
@@ -250,6 +252,9 @@ Deno.test("restore never writes a span into a file of another project that only 
           (e as DejaError).message,
           `is not the file span 2 came from (${FILE})`,
         );
+        // Trial 97 F9: "run restore from its project" was said in that very project; the
+        // file to name is the one the span came from.
+        assertStringIncludes((e as DejaError).hint ?? "", `-o ${FILE} with --force`);
         assertEquals(readFileSync(target, "utf8"), body, `${typed} force=${force}`);
       }
     }

@@ -382,8 +382,10 @@ export function writeSpan(
     throw new DejaError(
       `${path} is not the file span ${span.n} came from (${from ?? span.path}): the path typed ` +
         "only ends like it",
-      `-o <another file> writes the span out alone to compare; run restore from its project ` +
-        "to undo the edit in place",
+      // Named by the file it came from, not "run restore from its project" (trial 97 F9: said in
+      // that very project, of a file the session had renamed).
+      `-o <another file> writes the span out alone to compare; to undo the edit in place, ` +
+        `-o ${from ?? span.path} with --force`,
     );
   }
   const exists = existsSync(path);
