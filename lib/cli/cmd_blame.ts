@@ -185,13 +185,10 @@ function runBlame(a: Args, io: IO): number {
   // listed as the nearest, and the file itself was found in none (trial 94 F7: the absolute
   // path of a file no session touched answered 9 sessions of other README.md files, exit 0).
   const elsewhere = d.sessions.length > 0 && d.match === "basename" && /[/\\]/.test(args.path);
-  if (args.json) {
-    printJson(io, blameJson(d));
-    return d.sessions.length && !elsewhere ? 0 : 1;
-  }
-  if (!d.sessions.length && isDirSync(d.target)) {
-    // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
-    // dozen sessions edited.
+  // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
+  // dozen sessions edited. Before --json, which printed an empty listing with exit 1 (trial 97
+  // F7); a path ending in a slash is a folder whether or not it is on this machine.
+  if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
       // The folder's whole path: `--project .` matches no project (trial 64).
@@ -201,6 +198,10 @@ function runBlame(a: Args, io: IO): number {
       // A usage error, as the README's exit codes say (trial 94 F8: it exited 1, "none found").
       2,
     );
+  }
+  if (args.json) {
+    printJson(io, blameJson(d));
+    return d.sessions.length && !elsewhere ? 0 : 1;
   }
   if (!d.sessions.length) {
     // Named as it matched (a bare name is no path of this directory: trial 9 was told "no

@@ -11,6 +11,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
+import { isDirSync } from "../../core/fs.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
@@ -483,6 +484,15 @@ function runRestore(a: Args, io: IO): number {
       throw new DejaError(
         bad[2] ? `'${bad[2]}' is no line number` : "no line number after ':'",
         `deja restore ${bad[1]}:<line>, counting from 1; or deja restore ${bad[1]}`,
+        2,
+      );
+    }
+    // A folder, said as blame says it, in text and --json alike (trial 97 F7: "no agent
+    // replaced text in" a directory, exit 1).
+    if (isDirSync(d.target) || /[/\\]$/.test(args.path.trim())) {
+      throw new DejaError(
+        `${tilde(d.target, io.env.home)} is a directory: restore takes a file`,
+        `deja restore ${args.path.replace(/[/\\]+$/, "")}/<file>`,
         2,
       );
     }
