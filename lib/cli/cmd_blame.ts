@@ -249,13 +249,15 @@ function sessionLines(
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed ? "; removed later" : s.moved_to ? `; moved later ${movedWords(s)}` : "");
+  // A session whose one touch was a patch's deletion or rename counts nothing (trial 97 F8).
+  const said = counts.replace(/^; /, "");
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",
     // A time only the store file's mtime gives is marked, as `last` marks it (trial 10).
     `${c.cyan(s.ref)}  ${c.bold(s.session.harness)}  ${
       fmtSessionTime(s.last ?? s.session.updated, s.session)
-    }  ${tilde(s.session.project, io.env.home)}  ${c.dim(counts)}${mark}`,
+    }  ${tilde(s.session.project, io.env.home)}  ${c.dim(said)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
   // Its changes under the names it had before are its history (trial 97 F1).

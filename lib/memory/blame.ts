@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { movesAfter, resolvedIn } from "./moves.ts";
+import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
 import { withEarlierNames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -207,7 +207,10 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    entries.push(entry(s, bySession.get(s.id)!, at));
+    const touches = bySession.get(s.id)!;
+    // A patch's deletion or rename is no read (trial 97 F8).
+    const gone = touches.some((t) => t.op === "read") ? patchGone(store, s.id, s.project) : null;
+    entries.push(entry(s, touches, at, gone));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
   // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
@@ -269,7 +272,12 @@ interface LineAt {
   body?: string;
 }
 
-function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSession {
+function entry(
+  s: SessionRow,
+  touches: FileTouch[],
+  at: LineAt | null,
+  gone: ReadonlySet<string> | null,
+): BlameSession {
   const e: BlameSession = {
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
@@ -298,7 +306,7 @@ function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSes
       continue;
     }
     if (t.op === "read") {
-      e.reads++;
+      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) e.reads++;
       continue;
     }
     if (t.op === "edit") e.edits++;

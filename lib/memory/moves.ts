@@ -230,6 +230,53 @@ function patchIn(data: string): string | undefined {
 }
 
 /**
+ * The files the patches of session `sid` that did not fail deleted or renamed, each as
+ * `seq path` (whole against `project`): the call recorded them as paths it read, which they
+ * are not (trial 97 F8: a `*** Delete File:` and a `*** Move to:` counted as reads in blame).
+ */
+export function patchGone(store: Store, sid: number, project: string | null): Set<string> {
+  const out = new Set<string>();
+  for (const r of Q.patchMovesInOrder.iterate(store, { session: sid })) {
+    const patch = patchIn(r.data);
+    if (!patch) continue;
+    const m = patchMoves(patch);
+    for (const p of [...m.removed, ...m.moved.map(([from]) => from)]) {
+      const whole = resolvedIn(p, project);
+      if (whole) out.add(`${r.seq} ${whole}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * A call's rendered text (lib/render.ts) with the paths its patch deleted or renamed said as
+ * such, not as read: `delete /w/p/d.py`, `rename /w/p/a.py → /w/p/b.py` (trial 97 F8: `show`
+ * printed a `*** Delete File:` as `read`). `text` itself for any other call.
+ */
+export function patchLabels(text: string, data: string | null, project: string | null): string {
+  if (!data?.includes("*** Begin Patch") || !text.includes("read ")) return text;
+  const patch = patchIn(data);
+  if (!patch) return text;
+  const m = patchMoves(patch);
+  const whole = (p: string) => resolvedIn(p, project) ?? p;
+  const gone = new Set(m.removed.map(whole));
+  const renamed = new Map(m.moved.map(([from, to]) => [whole(from), whole(to)]));
+  if (!gone.size && !renamed.size) return text;
+  return text.split("\n").map((line) => {
+    if (!line.startsWith("read ")) return line;
+    const said: string[] = [];
+    const read: string[] = [];
+    for (const p of line.slice(5).split(" ")) {
+      const to = renamed.get(whole(p));
+      if (gone.has(whole(p))) said.push(`delete ${p}`);
+      else if (to !== undefined) said.push(`rename ${p} → ${to}`);
+      else read.push(p);
+    }
+    return [...said, ...(read.length ? [`read ${read.join(" ")}`] : [])].join("\n");
+  }).join("\n");
+}
+
+/**
  * A call of a session that may remove or move files, its place in the session and what it
  * removes and moves: a command (`rm`, `mv`), or a patch (`inCall`: the call that moved a file
  * also read or edited it, so its move comes after its own change).
