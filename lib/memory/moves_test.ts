@@ -1,4 +1,6 @@
+import { rmSync } from "node:fs";
 import { assertEquals } from "../../tests/_assert.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 import { fileMoves, globNames, movedWords, resolvedIn, toldMoves } from "./moves.ts";
 
 Deno.test("fileMoves reads rm and mv as a shell splits them, and nothing it cannot tell", () => {
@@ -57,7 +59,7 @@ Deno.test("fileMoves does not read git rm --cached as a removal: the file stays 
 });
 
 Deno.test("toldMoves asks the disk whether a bare mv target is a folder, and leaves it unsure when nothing is there (trial 97 F2)", () => {
-  const dir = Deno.makeTempDirSync();
+  const dir = tempDir("deja-moves-");
   try {
     Deno.mkdirSync(`${dir}/lib`);
     Deno.writeTextFileSync(`${dir}/notes`, "x");
@@ -69,7 +71,7 @@ Deno.test("toldMoves asks the disk whether a bare mv target is a folder, and lea
       "to gone, or into a folder gone (cannot tell which)",
     );
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
