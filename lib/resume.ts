@@ -51,7 +51,7 @@ import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
 import { notReopened, notReopenedReason } from "./resume_source.ts";
 import { withSourceArgs } from "./resume_args.ts";
-import { homeVars } from "./resume_home.ts";
+import { homeNeeds } from "./resume_home.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -187,7 +187,10 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
   );
   if (s.harness === "claude") place = claudePlace(place, s.source);
-  const vars = env ? homeVars(s.harness, s.source, env) : undefined;
+  const home = env ? homeNeeds(s.harness, s.source, env) : undefined;
+  const vars = home?.vars;
+  // Where no variable can make the command look in the store, it is said (trial 97 F6).
+  const note = [place.note, home?.warning].filter(Boolean).join("; ") || null;
   return {
     ...(vars ? { env: vars } : {}),
     harness: s.harness,
@@ -204,7 +207,7 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
       },
     ),
     origin: null,
-    note: place.note,
+    note,
     needsCwd: place.needsCwd,
   };
 }

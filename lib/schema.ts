@@ -757,6 +757,15 @@ export const Q = {
     ORDER BY e.seq`,
     ["session"],
   ),
+  /**
+   * The sessions with a command that names `name` beside `mv` (that may have moved a file to
+   * that name: lib/memory/renames.ts; trial 97 F1).
+   */
+  sessionsMovingName: query<{ name: string }, { session: number }>(
+    `SELECT DISTINCT session_id AS session FROM commands
+    WHERE instr(command, 'mv') > 0 AND instr(command, ?) > 0`,
+    ["name"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,

@@ -106,7 +106,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   opencode: 4, // session 11: a command the person ran with ! is theirs, not the agent's;
   // session 13: prompt-history.jsonl's session is dated by a shared file (undated)
   // Session 11's fixes.
-  aider: 3, // a y/n question answered no is kept (a declined command did not run)
+  aider: 4, // a y/n question answered no is kept (a declined command did not run); 4 (trial 94
+  // F11): an empty SEARCH that created the file aider asked about is a write, not an edit
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).

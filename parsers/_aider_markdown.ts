@@ -142,6 +142,20 @@ export function toolOutputText(lines: string[]): string {
 }
 
 /**
+ * The files aider asked to create and was told yes, as it names them: the line before each
+ * `Create new file? (Y)es/(N)o [Yes]: y` (aider 0.86.1, realdata/aider: `> src/model.py`, then
+ * the question). Lines as {@link toolOutputText} takes them.
+ */
+export function createdFiles(lines: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 1; i < lines.length; i++) {
+    const q = QUESTION.exec(lines[i].trim());
+    if (q && q[1] === "Create new file?" && /^y/i.test(q[2])) out.add(lines[i - 1].trim());
+  }
+  return out;
+}
+
+/**
  * The git working directory one of aider's own output lines names, or
  * undefined. Only the lines that name it whole and absolute are read
  * (aider's `main.py`, read via the search tool): `Git repository created in

@@ -23,6 +23,7 @@ import { findHistories, PROJECT_ROOTS } from "./_aider_find.ts";
 import {
   aiderEditBlocks,
   bannerModel,
+  createdFiles,
   damagedHeaderMillis,
   datePrompts,
   headerMillis,
@@ -241,6 +242,9 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
         s.model = bannerModel(l) ?? s.model;
         if (!s.prompted) s.repo ??= repoLine(l);
       }
+      // A block with an empty SEARCH that created the file aider asked about is a write, not
+      // an edit (trial 94 F11: two new READMEs were "2 edits", and restore did not list them).
+      if (s.prompted) asWrites(s.events, createdFiles(block.lines));
       const out = s.prompted ? toolOutputText(block.lines) : "";
       if (out) s.events.push({ kind: "tool_result", text: out, time, result: {} });
     }
@@ -360,5 +364,24 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     if (!m) return;
     if (!fence) fence = { ch: m[1][0], len: m[1].length };
     else if (m[1][0] === fence.ch && m[1].length >= fence.len && !m[2].trim()) fence = undefined;
+  }
+}
+
+/**
+ * The `search_replace` calls since the last prompt whose SEARCH was empty and whose file is
+ * one of `created` (as aider named it) made as writes of their text: the file did not exist
+ * before, so what they put there is all it held (an empty SEARCH on a file that exists appends,
+ * and stays an edit).
+ */
+function asWrites(events: Event[], created: ReadonlySet<string>): void {
+  if (!created.size) return;
+  for (let i = events.length - 1; i >= 0 && events[i].kind !== "user"; i--) {
+    const t = events[i].tool;
+    const file = (t?.input as { file?: unknown } | undefined)?.file;
+    const edit = t?.edits?.length === 1 ? t.edits[0] : undefined;
+    if (t?.name !== "search_replace" || typeof file !== "string" || edit?.old !== "") continue;
+    if (!created.has(file)) continue;
+    t.writes = [{ path: edit.path, content: edit.new }];
+    delete t.edits;
   }
 }

@@ -328,6 +328,39 @@ Deno.test("SEARCH/REPLACE blocks become edits resolved against the file's direct
   assert.deepEqual(calls[0].tool?.input, { file: "src/app.py" });
 });
 
+Deno.test("an empty SEARCH that created the file aider asked about is a write; one on a file that exists stays an edit (trial 94 F11)", async () => {
+  const { sessions, root } = await parseText(md(
+    H(),
+    U("add a readme and a note"),
+    "",
+    "README.md",
+    "```markdown",
+    "<<<<<<< SEARCH",
+    "=======",
+    "# Title",
+    ">>>>>>> REPLACE",
+    "```",
+    "",
+    "notes.md",
+    "```markdown",
+    "<<<<<<< SEARCH",
+    "=======",
+    "appended",
+    ">>>>>>> REPLACE",
+    "```",
+    "",
+    T("README.md"),
+    T("Create new file? (Y)es/(N)o [Yes]: y"),
+    T("Applied edit to README.md"),
+    T("Applied edit to notes.md"),
+  ));
+  const calls = sessions[0].events.filter((e) => e.kind === "tool_call");
+  assert.deepEqual(calls.map((c) => [c.tool?.writes, c.tool?.edits]), [
+    [[{ path: join(root, "proj/README.md"), content: "# Title\n" }], undefined],
+    [undefined, [{ path: join(root, "proj/notes.md"), old: "", new: "appended\n" }]],
+  ]);
+});
+
 Deno.test("fences inside a REPLACE section do not end the outer fence when they nest", async () => {
   const { sessions } = await parseText(md(
     H(),
@@ -462,15 +495,22 @@ Deno.test({
       s.events.some((e) => e.kind === "assistant" && e.text.includes("*SEARCH/REPLACE* block")),
     );
     const edits = s.events.flatMap((e) => e.tool?.edits ?? []);
-    assert.equal(edits.length, 24);
+    // The files aider was told to create are writes (trial 94 F11), the rest edits: 24 blocks.
+    const writes = s.events.flatMap((e) => e.tool?.writes ?? []);
+    assert.equal(edits.length + writes.length, 24);
+    assert.ok(writes.length > 0);
     assert.ok(edits.some((e) =>
       e.path === "/Users/user/metadata-aider/scripts/generate_data.py" &&
       e.old === "# This script will generate the necessary data for the project.\n" &&
       e.new.startsWith("import numpy as np\n")
     ));
-    const readme = edits.find((e) => e.path === "/Users/user/metadata-aider/frontend/README.md")!;
-    assert.ok(readme.new.includes("```bash\nts-node frontend/display.ts\n```\n")); // nested fences stay in the block
-    assert.ok(edits.some((e) => e.path === "/Users/user/metadata-aider/frontend/index.html")); // ```` fences
+    const readme = writes.find((e) => e.path === "/Users/user/metadata-aider/frontend/README.md")!;
+    assert.ok(readme.content.includes("```bash\nts-node frontend/display.ts\n```\n")); // nested fences stay in the block
+    assert.ok(
+      [...edits, ...writes].some((e) =>
+        e.path === "/Users/user/metadata-aider/frontend/index.html"
+      ),
+    ); // ```` fences
     const results = s.events.filter((e) => e.kind === "tool_result").map((e) => e.text);
     assert.ok(results.some((r) => r.includes("Applied edit to scripts/generate_data.py")));
     assert.ok(!results.some((r) => /Tokens: .* sent/.test(r)));

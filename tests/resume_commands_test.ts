@@ -280,3 +280,51 @@ Deno.test("resume names the harness's home where the session's store is not the 
     ix.cleanup();
   }
 });
+
+// Trial 97 F6: Gemini CLI and opencode stores outside their homes, and a Claude root not named
+// `projects`, were resumed with a bare command that would not find the session.
+Deno.test("resume names GEMINI_CLI_HOME and OPENCODE_DB for stores outside their homes, and warns where nothing can reach one", async () => {
+  const ix = await indexSessions([]);
+  try {
+    const at = (harness: string, native: string, source: string) => {
+      fileSession(ix.store, { harness, native_id: native, source, project: ix.root });
+      return resumeData(ix.env, `${harness}:${native}`).plan;
+    };
+    const chats = (root: string) => join(root, "tmp", "projg", "chats", "session-1.jsonl");
+    const gh = at(
+      "gemini",
+      "763fc74b-0000-4000-8000-000000000001",
+      chats(join(ix.root, "gh", ".gemini")),
+    );
+    assertEquals([gh.env, gh.note], [{ GEMINI_CLI_HOME: join(ix.root, "gh") }, null]);
+    // No folder `.gemini` above it: no GEMINI_CLI_HOME reaches it.
+    const bare = at(
+      "gemini",
+      "763fc74b-0000-4000-8000-000000000002",
+      chats(join(ix.root, "stores", "gemini")),
+    );
+    assertEquals(bare.env, undefined);
+    assertStringIncludes(bare.note ?? "", "so the command will not find it");
+    const db = join(ix.root, "oc", "opencode", "opencode.db");
+    assertEquals(at("opencode", "ses_dd74000000000000000001", db).env, { OPENCODE_DB: db });
+    // Where opencode opens its database as is: nothing to add.
+    const own = join(
+      ix.env.get("XDG_DATA_HOME") || join(ix.env.home, ".local", "share"),
+      "opencode",
+      "opencode.db",
+    );
+    assertEquals(at("opencode", "ses_dd74000000000000000002", own).env, undefined);
+    const mirror = at(
+      "claude",
+      "aaaaaaaa-0000-4000-8000-000000000003",
+      join(ix.root, "claudeC", "mirror", "-w-app", "x.jsonl"),
+    );
+    assertEquals(mirror.env, undefined);
+    assertStringIncludes(
+      mirror.note ?? "",
+      "projects, or the same under another CLAUDE_CONFIG_DIR",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

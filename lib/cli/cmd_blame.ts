@@ -17,6 +17,8 @@ import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameChange, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
+import { movedWords } from "../memory/moves.ts";
+import { nameChain } from "../memory/renames.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
@@ -130,6 +132,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       failed: s.failed,
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
+      moved_from: s.moved_from ?? [],
+      moved_unsure: Boolean(s.unsure),
       line: s.line,
       changes: s.changes.map(({ replaceAll, ...c }) => ({
         ...c,
@@ -181,13 +185,10 @@ function runBlame(a: Args, io: IO): number {
   // listed as the nearest, and the file itself was found in none (trial 94 F7: the absolute
   // path of a file no session touched answered 9 sessions of other README.md files, exit 0).
   const elsewhere = d.sessions.length > 0 && d.match === "basename" && /[/\\]/.test(args.path);
-  if (args.json) {
-    printJson(io, blameJson(d));
-    return d.sessions.length && !elsewhere ? 0 : 1;
-  }
-  if (!d.sessions.length && isDirSync(d.target)) {
-    // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
-    // dozen sessions edited.
+  // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
+  // dozen sessions edited. Before --json, which printed an empty listing with exit 1 (trial 97
+  // F7); a path ending in a slash is a folder whether or not it is on this machine.
+  if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
       // The folder's whole path: `--project .` matches no project (trial 64).
@@ -197,6 +198,10 @@ function runBlame(a: Args, io: IO): number {
       // A usage error, as the README's exit codes say (trial 94 F8: it exited 1, "none found").
       2,
     );
+  }
+  if (args.json) {
+    printJson(io, blameJson(d));
+    return d.sessions.length && !elsewhere ? 0 : 1;
   }
   if (!d.sessions.length) {
     // Named as it matched (a bare name is no path of this directory: trial 9 was told "no
@@ -243,16 +248,22 @@ function sessionLines(
     s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
-    (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");
+    (s.removed ? "; removed later" : s.moved_to ? `; moved later ${movedWords(s)}` : "");
+  // A session whose one touch was a patch's deletion or rename counts nothing (trial 97 F8).
+  const said = counts.replace(/^; /, "");
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",
     // A time only the store file's mtime gives is marked, as `last` marks it (trial 10).
     `${c.cyan(s.ref)}  ${c.bold(s.session.harness)}  ${
       fmtSessionTime(s.last ?? s.session.updated, s.session)
-    }  ${tilde(s.session.project, io.env.home)}  ${c.dim(counts)}${mark}`,
+    }  ${tilde(s.session.project, io.env.home)}  ${c.dim(said)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
+  // Its changes under the names it had before are its history (trial 97 F1).
+  if (s.moved_from) {
+    lines.push(`  moved here from ${oneLine(nameChain(s.moved_from, s.session.project), 160)}`);
+  }
   if (byLine) return [...lines, ...lineChanges(s, c)];
   // The newest three changes, each with its time whether or not words surround it (trial 37:
   // a Crush edit with no gist was counted, "1 edit", and never listed); a gist already

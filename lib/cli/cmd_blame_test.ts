@@ -298,7 +298,7 @@ Deno.test("blame names each change's path when several matched, says who spoke a
   }
 });
 
-Deno.test("blame of a directory says it takes a file", async () => {
+Deno.test("blame and restore of a directory say they take a file, with --json too", async () => {
   const ix = await fixture();
   const dir = tempDir("deja-blame-dir-");
   try {
@@ -317,6 +317,25 @@ Deno.test("blame of a directory says it takes a file", async () => {
       DejaError,
     );
     assertStringIncludes((dot as DejaError).hint ?? "", `deja last --project ${dir} lists`);
+    // Trial 97 F7: with --json the same refusal (main prints its error document), not an empty
+    // listing with exit 1; a path ending in a slash is a folder even when not on this machine.
+    for (const [values, path] of [[{ json: true }, dir], [{}, "/nowhere/proj/"]] as const) {
+      const j = await assertRejects(
+        () => blameCmd.run({ values, positionals: [path] }, pipe.io),
+        DejaError,
+      );
+      assertEquals((j as DejaError).exitCode, 2);
+    }
+    assertEquals(pipe.out(), "");
+    // restore says it takes a file, not "no agent replaced text in" it.
+    const r = await assertRejects(
+      () => restoreCmd.run({ values: {}, positionals: [dir] }, pipe.io),
+      DejaError,
+    );
+    assertEquals([
+      (r as DejaError).message.endsWith("is a directory: restore takes a file"),
+      (r as DejaError).exitCode,
+    ], [true, 2]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     ix.cleanup();

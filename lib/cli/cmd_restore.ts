@@ -11,6 +11,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
+import { isDirSync } from "../../core/fs.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
@@ -94,7 +95,16 @@ export interface RestoreData extends Omit<RestoreList, "spans"> {
    * A line typed with the path (`app.py:3`): its text in the file now, and whether spans
    * were kept to those whose edit or write put that text there (else all are listed).
    */
-  line?: { n: number; text: string | null; kept: boolean; past?: number };
+  line?: {
+    n: number;
+    text: string | null;
+    kept: boolean;
+    past?: number;
+    /** Why the line cannot be told (blame's note: too short, not readable here; trial 97 F5). */
+    note?: string;
+    /** Spans of the whole file: the kept ones keep their numbers among them (trial 97 F4). */
+    of?: number;
+  };
 }
 
 /**
@@ -139,7 +149,9 @@ function spanArg(a: Args): number | string {
   if (!/^\d+$/.test(v)) {
     throw new DejaError(
       `--span takes a span's number or its id, not '${v}'`,
-      "'deja restore <file>' lists each span with both: --span 2, --span 29193b34@36",
+      // The ids the file's own listing gives, not one of a session of no index (trial 97 F10).
+      "'deja restore <file>' lists each span with both: --span 2, or --span <id> as listed " +
+        "(<session>@<place>)",
       2,
     );
   }
@@ -214,10 +226,18 @@ export function restoreData(
   // was span 4 of `app.py`, and `app.py --span 1` printed another session's text).
   if (put.length) spans = put;
   const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
+  const note = b.line?.text ? undefined : b.line?.note;
   return {
     ...r,
     spans,
-    line: { n: place.line, text: b.line?.text ?? null, kept: put.length > 0, past },
+    line: {
+      n: place.line,
+      text: b.line?.text ?? null,
+      kept: put.length > 0,
+      past,
+      ...(note && past === undefined ? { note } : {}),
+      of: r.spans.length,
+    },
   };
 }
 
@@ -240,11 +260,18 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
   const span = d.spans.find((s) => s.n === n);
   if (!span) {
     const file = d.spans[0]?.path ?? d.target;
+    // The kept spans keep their numbers in the whole list: say which they are, not "no span 1
+    // among the 1" (trial 97 F4).
+    const kept = d.spans.map((s) => `--span ${s.n}`).join(", ");
     throw new DejaError(
       d.line?.kept
-        ? `no span ${n} among the ${d.spans.length} that put line ${d.line.n} of ${file} there`
+        ? `span ${n} did not put line ${d.line.n} of ${file} there; ${
+          d.spans.length === 1 ? "the span that did is" : "the spans that did are"
+        } ${kept}, numbered as in the file's whole listing`
         : `no span ${n}: ${file} has ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}`,
-      `deja restore ${args.path} lists them`,
+      d.line?.kept
+        ? `deja restore ${args.path.replace(/:\d+$/, "")} --span ${n} picks among all its spans`
+        : `deja restore ${args.path} lists them`,
     );
   }
   return span;
@@ -321,7 +348,13 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     hidden: d.hidden,
     ...(d.line
       ? {
-        line: { n: d.line.n, text: d.line.text, kept: d.line.kept, past_end: d.line.past ?? null },
+        line: {
+          n: d.line.n,
+          text: d.line.text,
+          kept: d.line.kept,
+          past_end: d.line.past ?? null,
+          cannot_tell: d.line.note ?? null,
+        },
       }
       : {}),
     spans: ((ids) => d.spans.map((s) => ({ ...spanJson(s, false), id: ids.get(s) })))(
@@ -342,6 +375,15 @@ function spanCount(spans: readonly PickedSpan[]): string {
   return `${n} of ${calls}`;
 }
 
+/**
+ * `numbered among the file's 3, ` when a line kept some of the file's spans: their
+ * numbers are their places in the whole list (trial 97 F4: "1 span" numbered 2).
+ */
+function ofFile(d: RestoreData): string {
+  if (!d.line?.kept || d.line.of === undefined || d.line.of === d.spans.length) return "";
+  return `numbered among the file's ${d.line.of}, `;
+}
+
 /** The spans listed newest first, each with its first line (colour on a terminal). */
 export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
@@ -349,7 +391,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   const match = d.match ?? "";
   const lines = [
     c.bold(tilde(target, io.env.home)) +
-    c.dim(`  ${matchLabel(d)}, ${spanCount(d.spans)}, newest first`),
+    c.dim(`  ${matchLabel(d)}, ${spanCount(d.spans)}, ${ofFile(d)}newest first`),
   ];
   const approx = d.spans.filter((s) => s.timeSource === "session" || s.timeSource === "file");
   // `~`: not the span's own time (lib/memory/order.ts); own times stay aligned beside them.
@@ -407,6 +449,10 @@ export function lineNote(line: NonNullable<RestoreData["line"]>, spans: number):
     } put it there\n`
     : line.past !== undefined
     ? `deja: line ${line.n} is past the end of the file (${line.past} lines); every span of it\n`
+    : line.note !== undefined
+    // What blame says of it, not a claim that no edit did (trial 97 F5: "no listed edit put it
+    // there" of a line too short to tell, and of a file not readable here).
+    ? `deja: line ${line.n}: cannot tell which edit put it there (${line.note}); every span of the file\n`
     : `deja: line ${line.n}${shown}: no listed edit put it there; every span of the file\n`;
 }
 
@@ -438,6 +484,15 @@ function runRestore(a: Args, io: IO): number {
       throw new DejaError(
         bad[2] ? `'${bad[2]}' is no line number` : "no line number after ':'",
         `deja restore ${bad[1]}:<line>, counting from 1; or deja restore ${bad[1]}`,
+        2,
+      );
+    }
+    // A folder, said as blame says it, in text and --json alike (trial 97 F7: "no agent
+    // replaced text in" a directory, exit 1).
+    if (isDirSync(d.target) || /[/\\]$/.test(args.path.trim())) {
+      throw new DejaError(
+        `${tilde(d.target, io.env.home)} is a directory: restore takes a file`,
+        `deja restore ${args.path.replace(/[/\\]+$/, "")}/<file>`,
         2,
       );
     }

@@ -46,6 +46,8 @@ Deno.test("restore parses its span and -o, and refuses no path or a bad --span w
     DejaError,
   ) as DejaError;
   assertEquals([e.message, e.exitCode], ["--span takes a span's number or its id, not '@36'", 2]);
+  // Trial 97 F10: the hint quoted an id of no session indexed as if it were one.
+  assert(!e.hint?.includes("29193b34"), e.hint);
   assertEquals(
     parseRestore({ values: { span: "29193b34@36" }, positionals: [FILE] }).span,
     "29193b34@36",
@@ -250,6 +252,9 @@ Deno.test("restore never writes a span into a file of another project that only 
           (e as DejaError).message,
           `is not the file span 2 came from (${FILE})`,
         );
+        // Trial 97 F9: "run restore from its project" was said in that very project; the
+        // file to name is the one the span came from.
+        assertStringIncludes((e as DejaError).hint ?? "", `-o ${FILE} with --force`);
         assertEquals(readFileSync(target, "utf8"), body, `${typed} force=${force}`);
       }
     }
@@ -503,6 +508,83 @@ Deno.test("restore path:line lists the spans of the edits that put the line ther
     const past = await run("app.py:9");
     assertStringIncludes(past.err, "line 9 is past the end of the file (2 lines)");
     assertStringIncludes(past.out, "2 spans,");
+  } finally {
+    ix.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("restore path:line numbers its spans as the whole list does and says so; --span of another names them (trial 97 F4)", async () => {
+  const dir = tempDir("deja-restore-linenum-");
+  const file = join(dir, "app.py");
+  writeFileSync(file, "def salute(name):\n    return 2\n");
+  const ix = await indexSessions([{
+    id: "cccc0000-1111-4222-8333-444455556666",
+    cwd: dir,
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "rename, bump" },
+      { edit: file, old: "def greet(name):", new: "def salute(name):" },
+      { edit: file, old: "    return 1", new: "    return 2" },
+    ],
+  }]);
+  try {
+    const c = captureIO(ix.env, false);
+    c.io.cwd = dir;
+    assertEquals(await restoreCmd.run({ values: {}, positionals: ["app.py:1"] }, c.io), 0);
+    assertStringIncludes(c.out(), "1 span, numbered among the file's 2, newest first");
+    const one = captureIO(ix.env, false);
+    one.io.cwd = dir;
+    const e = await assertRejects(
+      () => restoreCmd.run({ values: { span: "1" }, positionals: ["app.py:1"] }, one.io),
+      DejaError,
+    ) as DejaError;
+    assertStringIncludes(e.message, "span 1 did not put line 1 of");
+    assertStringIncludes(e.message, "the span that did is --span 2");
+    assertEquals(e.hint, "deja restore app.py --span 1 picks among all its spans");
+  } finally {
+    ix.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("restore path:line says it cannot tell, as blame does, for a short line or a file not here (trial 97 F5)", async () => {
+  const dir = tempDir("deja-restore-cannot-");
+  const file = join(dir, "m.py");
+  writeFileSync(file, "a = 2\nc = 9\n");
+  const ix = await indexSessions([{
+    id: "dddd0000-1111-4222-8333-444455556666",
+    cwd: dir,
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "set c" },
+      { edit: file, old: "c = 1", new: "c = 9" },
+      { edit: join(dir, "gone.py"), old: "old line here", new: "new line here" },
+    ],
+  }]);
+  try {
+    const run = async (arg: string, json = false) => {
+      const c = captureIO(ix.env, false);
+      c.io.cwd = dir;
+      await restoreCmd.run({ values: json ? { json: true } : {}, positionals: [arg] }, c.io);
+      return c;
+    };
+    const short = await run("m.py:2");
+    assertStringIncludes(
+      short.err(),
+      "line 2: cannot tell which edit put it there (the line is too short to identify)",
+    );
+    assert(!short.err().includes("no listed edit"), short.err());
+    const gone = await run("gone.py:1");
+    assertStringIncludes(
+      gone.err(),
+      "cannot tell which edit put it there (the file is not readable here)",
+    );
+    const doc = JSON.parse((await run("m.py:2", true)).out());
+    assertEquals([doc.line.kept, doc.line.cannot_tell], [
+      false,
+      "the line is too short to identify",
+    ]);
   } finally {
     ix.cleanup();
     rmSync(dir, { recursive: true, force: true });

@@ -31,6 +31,7 @@ import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, EndingWatch, isCut, sessionEnding } from "../memory/ending.ts";
 import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
+import { patchLabels } from "../memory/moves.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -467,13 +468,19 @@ export function* showChunks(
       yield out.join("\n") + "\n";
       out.length = 0;
     }
-    const said = e.text;
+    // A patch's deletion and rename said as such, not as a read (trial 97 F8).
+    const said = e.kind === "tool_call" ? patchLabels(e.text, e.data, s.project) : e.text;
     // Where the replies' model changes (the first one is the header's).
     if (e.model && e.model !== model) {
       if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
       model = e.model;
     }
-    const diff = e.kind === "tool_call" ? diffs.get(e.id) : undefined;
+    const edited = e.kind === "tool_call" ? diffs.get(e.id) : undefined;
+    // Its diff stands for its text: the rename it also made is said above it.
+    const moved = said === e.text
+      ? []
+      : said.split("\n").filter((l) => /^(?:rename|delete) /.test(l));
+    const diff = edited !== undefined && moved.length ? [...moved, edited].join("\n") : edited;
     // A read of part of a file says which part (trial 52: two reads of one file looked the
     // same, the second with `limit: 20`, which is what `fix` offered as the fix).
     const part = e.kind === "tool_call" && said.startsWith("read ") ? readPart(e.data) : "";

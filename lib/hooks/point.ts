@@ -19,7 +19,7 @@ import type { CommandRunRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
-import { movesAfter } from "../memory/moves.ts";
+import { movedWords, movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { outcomeLabel, runError, runFacts, runFailed } from "../memory/outcome.ts";
 import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
@@ -289,7 +289,7 @@ export function fileNote(
   const fate = later?.removed
     ? " It removed the file later."
     : later?.moved_to
-    ? ` It moved the file later to ${oneLine(later.moved_to, 80)}.`
+    ? ` It moved the file later ${oneLine(movedWords(later), 120)}.`
     : "";
   const text = `\`${oneLine(shown, 120)}\` was changed in ${plural(ok.size, "earlier session")}` +
     ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${

@@ -25,7 +25,8 @@
  *
  * @module
  */
-import { movesAfter } from "./moves.ts";
+import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
+import { withEarlierNames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -107,6 +108,13 @@ export interface BlameSession {
   removed?: true;
   /** A command of the session moved it after its last touch, to this path (as typed). */
   moved_to?: string;
+  /**
+   * The names the file had in this session before it moved it here (whole paths, oldest
+   * first: ./renames.ts); its changes under them are among `changes` (trial 97 F1).
+   */
+  moved_from?: string[];
+  /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
+  unsure?: true;
 }
 
 /** The requested line: its current text (null when unusable) and why it was not used. */
@@ -171,7 +179,8 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
  * Sessions that touched the file `typed` names (matching: {@link findTouches}).
  */
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
-  const m = findTouches(store, typed, opts.cwd);
+  // Under the names the file had before a session moved it here too (trial 97 F1).
+  const m = withEarlierNames(store, findTouches(store, typed, opts.cwd));
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
   // Matched by the name alone, the file here is not one any session recorded: its line's
   // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`
@@ -198,7 +207,10 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    entries.push(entry(s, bySession.get(s.id)!, at));
+    const touches = bySession.get(s.id)!;
+    // A patch's deletion or rename is no read (trial 97 F8).
+    const gone = touches.some((t) => t.op === "read") ? patchGone(store, s.id, s.project) : null;
+    entries.push(entry(s, touches, at, gone));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
   // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
@@ -224,8 +236,20 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     for (const t of bySession.get(e.session.id)!) {
       if (!t.failed) last.set(t.path, Math.max(last.get(t.path) ?? 0, t.seq));
     }
-    for (const m of movesAfter(store, e.session.id, e.session.project, last).values()) {
-      Object.assign(e, m);
+    // A path it only tried to change, by its last try (trial 94 F12: a Crush file whose one edit
+    // failed, then moved with `mv`, was never "moved later").
+    for (const t of bySession.get(e.session.id)!) {
+      if (t.failed && !e.changes.some((c) => c.path === t.path)) {
+        last.set(t.path, Math.max(last.get(t.path) ?? 0, t.seq));
+      }
+    }
+    // Its earlier names were moved here, not "later to" it (trial 97 F1).
+    const before = m.renamed?.get(e.session.id);
+    if (before) e.moved_from = before;
+    const moves = movesAfter(store, e.session.id, e.session.project, last);
+    for (const [k, later] of moves) {
+      if (before?.includes(resolvedIn(k, e.session.project) ?? k)) continue;
+      Object.assign(e, later);
       break;
     }
   }
@@ -248,7 +272,12 @@ interface LineAt {
   body?: string;
 }
 
-function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSession {
+function entry(
+  s: SessionRow,
+  touches: FileTouch[],
+  at: LineAt | null,
+  gone: ReadonlySet<string> | null,
+): BlameSession {
   const e: BlameSession = {
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
@@ -277,7 +306,7 @@ function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSes
       continue;
     }
     if (t.op === "read") {
-      e.reads++;
+      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) e.reads++;
       continue;
     }
     if (t.op === "edit") e.edits++;

@@ -42,7 +42,14 @@ import {
   runError,
   runFacts,
 } from "./outcome.ts";
-import { type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
+import {
+  type MoveCommand,
+  moveCommands,
+  movedWords,
+  movesAfter,
+  resolvedIn,
+  toldMoves,
+} from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
@@ -122,6 +129,8 @@ export interface DigestFile {
   removed?: boolean;
   /** A command of the session moved it after its last change, to this path (as typed). */
   moved_to?: string;
+  /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
+  unsure?: true;
 }
 
 /** A file the session tried to edit or write, every try failed ({@link Digest.failedChanges}). */
@@ -624,7 +633,7 @@ function counts(f: DigestFile): string {
   const after = f.removed
     ? "removed later"
     : f.moved_to
-    ? `moved ${changed ? "later " : ""}to ${f.moved_to}`
+    ? `moved ${changed ? "later " : ""}${movedWords(f)}`
     : "";
   return [own.join(", "), by, after].filter(Boolean).join("; ");
 }
@@ -1261,7 +1270,10 @@ function changedFiles(
   // were nowhere in the list, their new names only under "Changes that failed").
   const known = new Set([...byPath.keys()].map((k) => resolvedIn(k, project) ?? k));
   for (const r of moving) {
-    for (const [from, to] of r.moves.moved) {
+    const told = toldMoves(r.moves, project);
+    const either = new Set(told.unsure ?? []);
+    for (const pair of [...told.moved, ...either]) {
+      const [from, to] = pair;
       const whole = resolvedIn(from, project);
       const there = resolvedIn(to, project);
       // Where a file already listed went is no other file (`mv a b && mv b dir/`).
@@ -1275,6 +1287,7 @@ function changedFiles(
         subagent_edits: 0,
         subagent_writes: 0,
         moved_to: to,
+        ...(either.has(pair) ? { unsure: true as const } : {}),
       });
     }
   }

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { statSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { absoluteTarget } from "./paths.ts";
 import type { Store } from "../store.ts";
@@ -24,6 +25,46 @@ export interface FileMoves {
   removed: string[];
   /** `[from, to]`, `to` the file's new path (a folder given as the target is joined with its name). */
   moved: Array<[string, string]>;
+  /**
+   * `[from, to]` of a two-name `mv` whose `to` the line does not say is a folder (`mv x.py
+   * lib`): the file's new name, or a folder it went into keeping its name, as the disk had it
+   * then ({@link movesAfter} asks the disk as it is now). Absent when there is none.
+   */
+  unsure?: Array<[string, string]>;
+}
+
+/** A target the line itself says is a folder: `.`, `..`, or ending in `/`, `/.` or `/..`. */
+function saysFolder(to: string): boolean {
+  return to === "." || to === ".." || /\/(?:\.\.?)?$/.test(to);
+}
+
+/**
+ * The names of an `mv` or `git mv` and its target folder (`-t DIR`, `--target-directory`),
+ * options aside; `file` when `-T` says the target is a file, `dryRun` for `git mv -n`
+ * (trial 97 F2: `mv -t lib q8.py` was read as renaming `lib` to `q8.py`).
+ */
+function moveArgs(args: readonly string[], git: boolean) {
+  const names: string[] = [];
+  let into: string | undefined;
+  let file = false;
+  let dryRun = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w === "--") {
+      names.push(...args.slice(i + 1));
+      break;
+    }
+    if (!w.startsWith("-") || w === "-") names.push(w);
+    else if (w === "-t" || w === "--target-directory") into = args[++i];
+    else if (w.startsWith("--target-directory=")) into = w.slice(19);
+    else if (w === "-S" || w === "--suffix") i++;
+    else if (w === "-T" || w === "--no-target-directory") file = true;
+    else if (git && (w === "-n" || w === "--dry-run")) dryRun = true;
+    else if (!w.startsWith("--") && w.includes("t")) {
+      into = w.slice(w.indexOf("t") + 1) || args[++i];
+    } else if (!w.startsWith("--") && w.includes("T")) file = true;
+  }
+  return { names: names.filter((w) => w !== ""), into, file, dryRun };
 }
 
 /** The commands of `line`, each as its words. */
@@ -115,13 +156,25 @@ export function fileMoves(command: string): FileMoves {
     const gone = verb === "rm" || (!git && verb === "unlink");
     if (!gone && verb !== "mv") continue;
     const args = words.slice(git ? 2 : 1);
-    const names = args.filter((w) => !w.startsWith("-") && w !== "");
+    // `git rm --cached` only untracks: the file stays on disk (trial 97 F3).
+    if (gone && git && args.includes("--cached")) continue;
+    const move = gone ? undefined : moveArgs(args, git);
+    if (move?.dryRun) continue;
+    const names = move ? move.names : args.filter((w) => !w.startsWith("-") && w !== "");
     // A removal's `*` and `?` globs are told against the files the session changed.
-    if (names.some((w) => NOT_LITERAL.test(w) && !(gone && STAR_GLOB.test(w)))) continue;
+    const told = move?.into === undefined ? names : [...names, move.into];
+    if (told.some((w) => NOT_LITERAL.test(w) && !(gone && STAR_GLOB.test(w)))) continue;
     if (gone) out.removed.push(...names.map(at));
-    else if (names.length === 2) {
+    else if (move?.into !== undefined) {
+      for (const from of names) out.moved.push([at(from), at(join(move.into, basename(from)))]);
+    } else if (names.length === 2) {
+      // A target named as a folder keeps the file's name inside it (trial 97 F2: `cd lib && mv
+      // ../r6.py .` was "moved later to lib"); a bare word may be either (`mv x.py lib`).
       const [from, to] = names;
-      out.moved.push([at(from), at(to.endsWith("/") ? join(to, basename(from)) : to)]);
+      // A name with an extension (`mv b.py c.py`) is read as the file's new name.
+      if (move?.file || /[^.]\.[^./]+$/.test(basename(to))) out.moved.push([at(from), at(to)]);
+      else if (saysFolder(to)) out.moved.push([at(from), at(join(to, basename(from)))]);
+      else (out.unsure ??= []).push([at(from), at(to)]);
     } else if (names.length > 2) {
       const to = names.at(-1)!;
       for (const from of names.slice(0, -1)) {
@@ -177,6 +230,53 @@ function patchIn(data: string): string | undefined {
 }
 
 /**
+ * The files the patches of session `sid` that did not fail deleted or renamed, each as
+ * `seq path` (whole against `project`): the call recorded them as paths it read, which they
+ * are not (trial 97 F8: a `*** Delete File:` and a `*** Move to:` counted as reads in blame).
+ */
+export function patchGone(store: Store, sid: number, project: string | null): Set<string> {
+  const out = new Set<string>();
+  for (const r of Q.patchMovesInOrder.iterate(store, { session: sid })) {
+    const patch = patchIn(r.data);
+    if (!patch) continue;
+    const m = patchMoves(patch);
+    for (const p of [...m.removed, ...m.moved.map(([from]) => from)]) {
+      const whole = resolvedIn(p, project);
+      if (whole) out.add(`${r.seq} ${whole}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * A call's rendered text (lib/render.ts) with the paths its patch deleted or renamed said as
+ * such, not as read: `delete /w/p/d.py`, `rename /w/p/a.py → /w/p/b.py` (trial 97 F8: `show`
+ * printed a `*** Delete File:` as `read`). `text` itself for any other call.
+ */
+export function patchLabels(text: string, data: string | null, project: string | null): string {
+  if (!data?.includes("*** Begin Patch") || !text.includes("read ")) return text;
+  const patch = patchIn(data);
+  if (!patch) return text;
+  const m = patchMoves(patch);
+  const whole = (p: string) => resolvedIn(p, project) ?? p;
+  const gone = new Set(m.removed.map(whole));
+  const renamed = new Map(m.moved.map(([from, to]) => [whole(from), whole(to)]));
+  if (!gone.size && !renamed.size) return text;
+  return text.split("\n").map((line) => {
+    if (!line.startsWith("read ")) return line;
+    const said: string[] = [];
+    const read: string[] = [];
+    for (const p of line.slice(5).split(" ")) {
+      const to = renamed.get(whole(p));
+      if (gone.has(whole(p))) said.push(`delete ${p}`);
+      else if (to !== undefined) said.push(`rename ${p} → ${to}`);
+      else read.push(p);
+    }
+    return [...said, ...(read.length ? [`read ${read.join(" ")}`] : [])].join("\n");
+  }).join("\n");
+}
+
+/**
  * A call of a session that may remove or move files, its place in the session and what it
  * removes and moves: a command (`rm`, `mv`), or a patch (`inCall`: the call that moved a file
  * also read or edited it, so its move comes after its own change).
@@ -216,6 +316,46 @@ export interface LaterMove {
   removed?: true;
   /** Its new path, as the last move typed it. */
   moved_to?: string;
+  /**
+   * `moved_to` is the target of an `mv` that may have been a folder the file went into
+   * (`mv x.py lib` where nothing is at `lib` here now): its new name or the folder holding it,
+   * which cannot be told (trial 97 F2).
+   */
+  unsure?: true;
+}
+
+/**
+ * Where the file an `mv` of a bare target (`mv x.py lib`) moved is: inside `target` when it
+ * is a folder here now, `target` itself when it is a file, undefined when nothing is there
+ * (trial 97 F2: `mv q9.py lib` into a folder was "moved later to lib").
+ */
+export function unsureTarget(target: string, from: string): string | undefined {
+  try {
+    const st = statSync(target, { throwIfNoEntry: false });
+    return st === undefined ? undefined : st.isDirectory() ? join(target, basename(from)) : target;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a listing says where a file went: `to lib`, and where that may be a folder, so. */
+export function movedWords(m: { moved_to?: string; unsure?: true }): string {
+  return m.unsure
+    ? `to ${m.moved_to}, or into a folder ${m.moved_to} (cannot tell which)`
+    : `to ${m.moved_to}`;
+}
+
+/** {@link FileMoves} with its `unsure` moves told by the disk here ({@link unsureTarget}). */
+export function toldMoves(moves: FileMoves, project: string | null): FileMoves {
+  if (!moves.unsure) return moves;
+  const out: FileMoves = { removed: moves.removed, moved: [...moves.moved] };
+  for (const [from, to] of moves.unsure) {
+    const abs = resolvedIn(to, project);
+    const now = abs === undefined ? undefined : unsureTarget(abs, from);
+    if (now === undefined) (out.unsure ??= []).push([from, to]);
+    else out.moved.push([from, now === abs ? to : join(to, basename(from))]);
+  }
+  return out;
 }
 
 /**
@@ -242,8 +382,10 @@ export function movesAfter(
   const from = new Map(at);
   /** The last target a file was moved to, as typed. */
   const typed = new Map<string, string>();
+  /** Files last moved where it cannot be told whether the target was a folder. */
+  const unsure = new Set<string>();
   for (const r of rows) {
-    const { removed, moved } = r.moves;
+    const { removed, moved, unsure: either = [] } = toldMoves(r.moves, project);
     /** The files now at `p`, or inside a folder there, that changed last before this command. */
     const named = (p: string) => {
       const abs = resolvedIn(p, project);
@@ -260,12 +402,23 @@ export function movesAfter(
       for (const { k, rest } of named(source)) {
         at.set(k, target + rest);
         typed.set(k, rest ? join(to, rest) : to);
+        unsure.delete(k);
+      }
+    }
+    // Not followed further: where the file went is one of two places.
+    for (const [source, to] of either) {
+      for (const { k, rest } of named(source)) {
+        at.set(k, `\0${to}`);
+        typed.set(k, rest ? join(to, rest) : to);
+        unsure.add(k);
       }
     }
   }
   for (const [k, now] of at) {
     if (now === null) out.set(k, { removed: true });
-    else if (now !== from.get(k)) out.set(k, { moved_to: typed.get(k)! });
+    else if (now !== from.get(k)) {
+      out.set(k, { moved_to: typed.get(k)!, ...(unsure.has(k) ? { unsure: true as const } : {}) });
+    }
   }
   return out;
 }

@@ -1,5 +1,7 @@
+import { rmSync } from "node:fs";
 import { assertEquals } from "../../tests/_assert.ts";
-import { fileMoves, globNames, resolvedIn } from "./moves.ts";
+import { tempDir } from "../../tests/_tmp.ts";
+import { fileMoves, globNames, movedWords, resolvedIn, toldMoves } from "./moves.ts";
 
 Deno.test("fileMoves reads rm and mv as a shell splits them, and nothing it cannot tell", () => {
   assertEquals(fileMoves("rm -f a.txt 'b c.txt' && git rm -q old.ts"), {
@@ -19,13 +21,58 @@ Deno.test("fileMoves reads rm and mv as a shell splits them, and nothing it cann
     moved: [],
   });
   assertEquals(fileMoves("rm a && cd sub && rm b"), { removed: ["a", "sub/b"], moved: [] });
-  assertEquals(fileMoves("cd /tmp/x && mv a b && cd - && rm c"), {
+  assertEquals(fileMoves("cd /tmp/x && mv a.c b.c && cd - && rm c"), {
     removed: [],
-    moved: [["/tmp/x/a", "/tmp/x/b"]],
+    moved: [["/tmp/x/a.c", "/tmp/x/b.c"]],
   });
   // Other commands, and the words rm and mv as arguments, remove nothing.
   assertEquals(fileMoves("echo rm a.txt | grep mv"), { removed: [], moved: [] });
   assertEquals(fileMoves("sudo rm /etc/x.conf"), { removed: ["/etc/x.conf"], moved: [] });
+});
+
+Deno.test("fileMoves reads an mv's target as a shell does: a folder keeps the name, -t, a cd (trial 97 F2)", () => {
+  // `.` after a cd is the folder the cd went to, not a file named like it.
+  assertEquals(fileMoves("cd lib && mv ../r6.py ."), {
+    removed: [],
+    moved: [["r6.py", "lib/r6.py"]],
+  });
+  // `-t DIR` names the folder: not a rename of DIR to the file's name.
+  assertEquals(fileMoves("mv -t lib q8.py q7.py; git mv --target-directory=src a.ts"), {
+    removed: [],
+    moved: [["q8.py", "lib/q8.py"], ["q7.py", "lib/q7.py"], ["a.ts", "src/a.ts"]],
+  });
+  assertEquals(fileMoves("mv -vt lib q8.py").moved, [["q8.py", "lib/q8.py"]]);
+  // A bare word without an extension may be a folder: said so, not taken as the new name;
+  // `-T` says it is the file; a name with an extension is the new name; `git mv -n` is a dry run.
+  assertEquals(fileMoves("mv q9.py lib"), { removed: [], moved: [], unsure: [["q9.py", "lib"]] });
+  assertEquals(fileMoves("mv -T q9.py lib").moved, [["q9.py", "lib"]]);
+  assertEquals(fileMoves("git mv c.py src/c.py").moved, [["c.py", "src/c.py"]]);
+  assertEquals(fileMoves("git mv -n c.py d.py"), { removed: [], moved: [] });
+});
+
+Deno.test("fileMoves does not read git rm --cached as a removal: the file stays (trial 97 F3)", () => {
+  assertEquals(fileMoves("git rm --cached p3.py && git rm -r --cached build"), {
+    removed: [],
+    moved: [],
+  });
+  assertEquals(fileMoves("git rm p3.py").removed, ["p3.py"]);
+});
+
+Deno.test("toldMoves asks the disk whether a bare mv target is a folder, and leaves it unsure when nothing is there (trial 97 F2)", () => {
+  const dir = tempDir("deja-moves-");
+  try {
+    Deno.mkdirSync(`${dir}/lib`);
+    Deno.writeTextFileSync(`${dir}/notes`, "x");
+    const told = toldMoves(fileMoves("mv q9.py lib; mv a.txt notes; mv b.txt gone"), dir);
+    assertEquals(told.moved, [["q9.py", "lib/q9.py"], ["a.txt", "notes"]]);
+    assertEquals(told.unsure, [["b.txt", "gone"]]);
+    assertEquals(
+      movedWords({ moved_to: "gone", unsure: true }),
+      "to gone, or into a folder gone (cannot tell which)",
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 Deno.test("resolvedIn makes a path whole against the project, POSIX only", () => {

@@ -5,7 +5,9 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertEquals } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { showCmd } from "../cli/cmd_show.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { rowId } from "../../tests/_memory.ts";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -74,6 +76,7 @@ async function indexed() {
   await runIndex(env, parsers, { only: ["codex"] });
   const store = Store.open(indexPath(env));
   return {
+    env,
     store,
     cleanup() {
       store.close();
@@ -98,7 +101,8 @@ Deno.test("blame finds a Codex patch under the name it moved the file to, and sa
     const neu = blame(ix.store, "lib/new.js", { cwd: "/w/p" });
     assertEquals(neu.sessions.map((s) => [s.session.native_id, s.edits, s.failed]), [[ID, 1, 0]]);
     const old = blame(ix.store, "lib/old.js", { cwd: "/w/p" });
-    assertEquals(old.sessions.map((s) => [s.edits, s.reads, s.moved_to]), [[0, 1, "lib/new.js"]]);
+    // The rename is no read (trial 97 F8: "1 read" of a file no call read).
+    assertEquals(old.sessions.map((s) => [s.edits, s.reads, s.moved_to]), [[0, 0, "lib/new.js"]]);
   } finally {
     ix.cleanup();
   }
@@ -108,7 +112,7 @@ Deno.test("blame says a Codex patch removed a file, and not when the deletion fa
   const ix = await indexed();
   try {
     const gone = blame(ix.store, "lib/gone.js", { cwd: "/w/p" });
-    assertEquals(gone.sessions.map((s) => s.removed), [true]);
+    assertEquals(gone.sessions.map((s) => [s.removed, s.reads]), [[true, 0]]);
     const kept = blame(ix.store, "lib/kept.js", { cwd: "/w/p" });
     assertEquals(kept.sessions.map((s) => [s.failed, s.removed]), [[1, undefined]]);
   } finally {
@@ -124,6 +128,19 @@ Deno.test("the digest lists a Codex patch's edit under the new name and the old 
       d.files.map((f) => [f.path, f.edits, f.moved_to]),
       [["/w/p/lib/new.js", 1, undefined], ["/w/p/lib/old.js", 0, "lib/new.js"]],
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show says a patch deleted and renamed files, not that it read them (trial 97 F8)", async () => {
+  const ix = await indexed();
+  try {
+    const c = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: [ID] }, c.io), 0);
+    assertStringIncludes(c.out(), "rename /w/p/lib/old.js → /w/p/lib/new.js");
+    assertStringIncludes(c.out(), "delete /w/p/lib/gone.js");
+    assert(!/read \/w\/p\/lib\/(?:old|gone)\.js/.test(c.out()), c.out());
   } finally {
     ix.cleanup();
   }

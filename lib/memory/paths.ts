@@ -79,6 +79,11 @@ export interface TouchMatch {
   touches: FileTouch[];
   /** The anchors that placed them (lib/memory/order.ts `placedTime` reads a touch's time). */
   anchors?: Anchors;
+  /**
+   * Sessions that moved the file here from other names (./renames.ts), by row id: the names
+   * it had, whole, oldest first; their touches are among `touches`.
+   */
+  renamed?: Map<number, string[]>;
 }
 
 /** The file `path` leads to through symlinks; undefined when there is none. */

@@ -50,6 +50,7 @@ import { DejaError, writeReason } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
+import { withEarlierNames } from "./renames.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { doubtfulPlace, everyOccurrence, lineOfItsOwn, wholeOccurrences } from "./edit_lines.ts";
@@ -157,7 +158,8 @@ export function listSpans(
     hidden?: Set<number>;
   },
 ): RestoreList {
-  const m = findTouches(store, typed, opts.cwd);
+  // Under the names the file had before a session moved it here too (trial 97 F1).
+  const m = withEarlierNames(store, findTouches(store, typed, opts.cwd));
   const ids = [...new Set(m.touches.map((t) => t.sessionId))];
   const sessions = new Map<number, SessionRow>();
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
@@ -380,8 +382,10 @@ export function writeSpan(
     throw new DejaError(
       `${path} is not the file span ${span.n} came from (${from ?? span.path}): the path typed ` +
         "only ends like it",
-      `-o <another file> writes the span out alone to compare; run restore from its project ` +
-        "to undo the edit in place",
+      // Named by the file it came from, not "run restore from its project" (trial 97 F9: said in
+      // that very project, of a file the session had renamed).
+      `-o <another file> writes the span out alone to compare; to undo the edit in place, ` +
+        `-o ${from ?? span.path} with --force`,
     );
   }
   const exists = existsSync(path);
