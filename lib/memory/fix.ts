@@ -620,7 +620,9 @@ export function findFixes(
   }
   // The error's own words no dictionary holds (`quuxfeed`, `kustomize`): what it is about.
   const rare = [...new Set(signatures.flatMap((g) => g.split(" ")))]
-    .filter((w) => w.length > 2 && /\p{L}/u.test(w) && !isEnglish(w));
+    // (Four letters or more, as the dictionary holds them: `get` of `Get-Content : …` is no
+    // name, trial 100 F3; a short name the error quotes is among its names.)
+    .filter((w) => w.length > 3 && /\p{L}/u.test(w) && !isEnglish(w));
   const found = new Map<string, FixCandidate>();
   let seen = 0;
   const seenRows: SessionRow[] = [];

@@ -421,3 +421,23 @@ Deno.test("an error's program prefix is left out with its names when only its ge
     ix.cleanup();
   }
 });
+
+// Trial 100 F3: `get`, three letters no dictionary of four or more holds, was read as a name of
+// `Get-Content : A positional parameter …`, so a read of another file was "about" it.
+Deno.test("a short word of the error is no name a next step can be about", async () => {
+  const err = "Get-Content : A positional parameter cannot be found that accepts argument '1.md'.";
+  const ix = await indexSessions([{
+    id: "10010003-0000-4000-8000-000000000003",
+    cwd: "/w/crew",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "Get-Content README\\ 1.md", out: err, exit: 1 },
+      { bash: "$i=1; Get-Content '.crewai/TRAINING.md' | nl", out: "1 train", exit: 0 },
+    ],
+  }]);
+  try {
+    assertEquals(findFixes(ix.store, err).fixes.length, 0);
+  } finally {
+    ix.cleanup();
+  }
+});
