@@ -31,11 +31,21 @@ import type { Env } from "../core/model.ts";
  */
 const HOMES: Record<
   string,
-  { variable: string; under: string[]; fallback: (env: Env) => string; warn: boolean }
+  {
+    variable: string;
+    under: string[];
+    /** Another folder of the store in the home (Codex's archived threads). */
+    also?: string[];
+    fallback: (env: Env) => string;
+    warn: boolean;
+  }
 > = {
   codex: {
     variable: "CODEX_HOME",
     under: ["sessions"],
+    // `codex resume` finds an archived thread under `$CODEX_HOME/archived_sessions` too (trial
+    // 100 F4: an archived session's command lacked the variable).
+    also: ["archived_sessions"],
     fallback: (env) => join(env.home, ".codex"),
     warn: false,
   },
@@ -72,7 +82,8 @@ export function homeNeeds(harness: string, source: string, env: Env): HomeNeeds 
   const h = HOMES[harness];
   if (!h) return undefined;
   const parts = source.split("/");
-  const i = lastRun(parts, h.under);
+  const under = lastRun(parts, h.under);
+  const i = under < 0 && h.also ? lastRun(parts, h.also) : under;
   const used = env.get(h.variable) || h.fallback(env);
   if (i < 0) {
     if (!h.warn) return undefined;

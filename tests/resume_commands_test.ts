@@ -262,6 +262,16 @@ Deno.test("resume names the harness's home where the session's store is not the 
     const away = resumeData(ix.env, `codex:${id}`);
     assertEquals(away.plan.env, { CODEX_HOME: join(ix.root, "copy", "codex") });
     assertEquals(away.command, `CODEX_HOME=${join(ix.root, "copy", "codex")} codex resume ${id}`);
+    // An archived thread, found under the same home's archived_sessions (trial 100 F4).
+    const archived = "019a0000-0000-7000-8000-000000000c04";
+    at(
+      join(ix.root, "copy", "codex", "archived_sessions", `rollout-z-${archived}.jsonl`),
+      "codex",
+      archived,
+    );
+    assertEquals(resumeData(ix.env, `codex:${archived}`).plan.env, {
+      CODEX_HOME: join(ix.root, "copy", "codex"),
+    });
     const claude = "5fbf3543-0000-4000-8000-000000000c02";
     at(join(ix.root, "cfg", "projects", "-w-app", `${claude}.jsonl`), "claude", claude);
     assertEquals(resumeData(ix.env, `claude:${claude}`).plan.env, {
