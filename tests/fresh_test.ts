@@ -97,6 +97,18 @@ Deno.test("a new session file and a new project directory are found by the next 
   assertEquals((await run(["wombatgrid"], w.vars)).code, 0);
   const last = await run(["last", "--json"], w.vars);
   assertStringIncludes(last.out, sid3.slice(0, 8));
+  // resume and handoff read it too (trial 100 F5: "no session matches" until another command).
+  const sid4 = "51111111-2222-4333-8444-555555555555";
+  writeFileSync(join(w.proj, `${sid4}.jsonl`), line(0, "emuroute in a newer session", sid4));
+  // (Its project /w/app is not on this machine: refused, but found.)
+  const resumed = await run(["resume", sid4.slice(0, 8)], w.vars);
+  assertEquals(resumed.err.includes("no session matches"), false, resumed.err);
+  assertStringIncludes(resumed.err, "the project directory /w/app is not on this machine");
+  const sid5 = "61111111-2222-4333-8444-555555555555";
+  writeFileSync(join(w.proj, `${sid5}.jsonl`), line(0, "koalagate in the newest session", sid5));
+  const handed = await run(["handoff", sid5.slice(0, 8), "--print"], w.vars);
+  assertEquals(handed.code, 0, handed.err);
+  assertStringIncludes(handed.out, "koalagate");
 });
 
 Deno.test("work over the budget goes to one background run and the answer says it is catching up", async () => {

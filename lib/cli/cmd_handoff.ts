@@ -18,6 +18,7 @@ import { findTarget } from "../install/facts.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const handoffCmd: CommandSpec = {
+  refresh: true,
   usage: "handoff --to <harness> [id-prefix] | handoff [id-prefix] --print [--json]",
   maxPositionals: 1,
   options: {

@@ -16,6 +16,9 @@ import type { IO } from "../../core/runtime.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const resumeCmd: CommandSpec = {
+  // A session written since the last index is found (trial 100 F5: "no session matches" until
+  // another command refreshed the index).
+  refresh: true,
   asks: true,
   usage: "resume <id-prefix | harness:id-prefix> [--exec] [--json]",
   maxPositionals: 1,
