@@ -51,13 +51,20 @@ export function earlierNames(
   for (let i = rows.length - 1; i >= 0; i--) {
     const r = rows[i];
     const told = toldMoves(r.moves, project);
-    const came = told.moved.map((
+    // Every move of the command, last first: a chain in one command (`mv p q && mv q r`, a
+    // swap through `tmp`) is followed whole (trial 100 F2: blame of r.py said no session
+    // touched it).
+    const pairs = told.moved.map((
       [from, to],
-    ) => [resolvedIn(from, project), resolvedIn(to, project)])
-      .find(([from, to]) => from && to && (now === to || now.startsWith(to + "/")));
-    if (came) {
-      const [from, to] = came as [string, string];
+    ) => [resolvedIn(from, project), resolvedIn(to, project)]);
+    let came = false;
+    for (let k = pairs.length - 1; k >= 0; k--) {
+      const [from, to] = pairs[k];
+      if (!from || !to || (now !== to && !now.startsWith(to + "/"))) continue;
       now = from + now.slice(to.length);
+      came = true;
+    }
+    if (came) {
       out.forEach((n) => n.from === 0 && (n.from = r.seq));
       out.push({ sessionId: sid, path: now, from: 0, until: r.seq });
       continue;

@@ -100,3 +100,39 @@ Deno.test("blame says a file only tried under its names was moved there and move
     ix.cleanup();
   }
 });
+
+// Trial 100 F2: a chain of renames in one command (`mv p q && mv q r`, a swap through `tmp`)
+// was followed only for its last move: blame of r.py said no session touched it.
+Deno.test("blame follows a chain of renames made in one command back to the first name", async () => {
+  const ix = await indexSessions([{
+    id: "cccccccc-0000-4000-8000-000000000100",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "write p, a and b, then rename" },
+      { write: `${P}/p.py`, content: "p = 1\n" },
+      { write: `${P}/a.py`, content: "a = 1\n" },
+      { write: `${P}/b.py`, content: "b = 1\n" },
+      { bash: "mv p.py q.py && mv q.py r.py", out: "", exit: 0 },
+      { bash: "mv a.py tmp.py && mv b.py a.py && mv tmp.py b.py", out: "", exit: 0 },
+      { say: "Renamed." },
+    ],
+  }]);
+  try {
+    const r = blame(ix.store, "r.py", { cwd: P });
+    assertEquals([r.match, r.sessions[0]?.writes, r.sessions[0]?.moved_from], [
+      "exact",
+      1,
+      [`${P}/p.py`],
+    ]);
+    // The swap: b.py is the file written as a.py, its write listed. (The write of the b.py
+    // moved away to a.py is still listed too: the file's own name's touches stay.)
+    const b = listSpans(ix.store, "b.py", { cwd: P });
+    assertEquals(
+      b.spans.filter((s) => s.path === `${P}/a.py`).map((s) => s.text),
+      ["a = 1\n"],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
