@@ -618,11 +618,15 @@ export function findFixes(
     }
     bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
   }
-  // The error's own words no dictionary holds (`quuxfeed`, `kustomize`): what it is about.
-  const rare = [...new Set(signatures.flatMap((g) => g.split(" ")))]
-    // (Four letters or more, as the dictionary holds them: `get` of `Get-Content : …` is no
-    // name, trial 100 F3; a short name the error quotes is among its names.)
-    .filter((w) => w.length > 3 && /\p{L}/u.test(w) && !isEnglish(w));
+  // The error's own words no dictionary holds (`quuxfeed`, `kustomize`): what it is about. Read
+  // only where a next step nothing checked is weighed (the dictionary is split on first use, a
+  // cost every failure hook would pay).
+  let rareWords: string[] | undefined;
+  const rare = () =>
+    rareWords ??= [...new Set(signatures.flatMap((g) => g.split(" ")))]
+      // (Four letters or more, as the dictionary holds them: `get` of `Get-Content : …` is no
+      // name, trial 100 F3; a short name the error quotes is among its names.)
+      .filter((w) => w.length > 3 && /\p{L}/u.test(w) && !isEnglish(w));
   const found = new Map<string, FixCandidate>();
   let seen = 0;
   const seenRows: SessionRow[] = [];
@@ -675,7 +679,7 @@ export function findFixes(
     // it is about the error, or files changed before it (the edits may be the fix).
     if (
       !after.checked && !after.gone &&
-      !aboutFailure(next, failedAct, [...names, ...last.quoted.map((q) => q.raw), ...rare]) &&
+      !aboutFailure(next, failedAct, [...names, ...last.quoted.map((q) => q.raw), ...rare()]) &&
       !editedBetween(store, sid, last.seq, next.seq).length
     ) continue;
     // The error back in other words in the output of what ran next, whose status does not say

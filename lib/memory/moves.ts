@@ -236,11 +236,9 @@ function patchIn(data: string): string | undefined {
  */
 export function patchGone(store: Store, sid: number, project: string | null): Set<string> {
   const out = new Set<string>();
-  for (const r of Q.patchMovesInOrder.iterate(store, { session: sid })) {
-    const patch = patchIn(r.data);
-    if (!patch) continue;
-    const m = patchMoves(patch);
-    for (const p of [...m.removed, ...m.moved.map(([from]) => from)]) {
+  for (const r of moveCommands(store, sid)) {
+    if (!r.inCall) continue;
+    for (const p of [...r.moves.removed, ...r.moves.moved.map(([from]) => from)]) {
       const whole = resolvedIn(p, project);
       if (whole) out.add(`${r.seq} ${whole}`);
     }
