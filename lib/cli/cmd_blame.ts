@@ -61,7 +61,9 @@ export interface BlameArgs {
 export interface BlameData extends Omit<BlameResult, "sessions"> {
   /** The path as typed. */
   typed: string;
-  sessions: Array<BlameSession & { ref: string; description: string | null }>;
+  sessions: Array<
+    BlameSession & { ref: string; moved_by_ref?: string; description: string | null }
+  >;
 }
 
 /**
@@ -107,6 +109,9 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     sessions: r.sessions.map((s) => ({
       ...s,
       ref: shortRef(store, s.session.harness, s.session.native_id),
+      ...(s.moved_by
+        ? { moved_by_ref: shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by) }
+        : {}),
       description: describeSession(store, s.session),
     })),
   };
@@ -133,6 +138,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
       moved_from: s.moved_from ?? [],
+      earlier_names: s.earlier_names ?? [],
+      moved_by: s.moved_by ? { harness: s.moved_by_harness, id: s.moved_by } : null,
       moved_unsure: Boolean(s.unsure),
       line: s.line,
       changes: s.changes.map(({ replaceAll, ...c }) => ({
@@ -263,6 +270,14 @@ function sessionLines(
   // Its changes under the names it had before are its history (trial 97 F1).
   if (s.moved_from) {
     lines.push(`  moved here from ${oneLine(nameChain(s.moved_from, s.session.project), 160)}`);
+  }
+  // It touched the file under an earlier name, which a later session moved here (trial 100 F1).
+  if (s.earlier_names) {
+    lines.push(
+      `  as ${oneLine(nameChain(s.earlier_names, s.session.project), 160)}; moved here later by ${
+        s.moved_by_ref ?? s.moved_by
+      }`,
+    );
   }
   if (byLine) return [...lines, ...lineChanges(s, c)];
   // The newest three changes, each with its time whether or not words surround it (trial 37:

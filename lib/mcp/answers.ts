@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { nameChain } from "../memory/renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
@@ -312,6 +313,20 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
   ];
   const name = describeSession(store, s.session);
   if (name) out.push(`  ${oneLineForAgent(name, 120)}`);
+  // Its history under the names the file had before (trials 97 F1, 100 F1), as the CLI says it.
+  if (s.moved_from) {
+    out.push(
+      `  moved here from ${oneLineForAgent(nameChain(s.moved_from, s.session.project), 160)}`,
+    );
+  }
+  if (s.earlier_names && s.moved_by) {
+    const by = shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by);
+    out.push(
+      `  as ${
+        oneLineForAgent(nameChain(s.earlier_names, s.session.project), 160)
+      }; moved here later by ${by}`,
+    );
+  }
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
     // Several files matched (a bare name, other checkouts): each change names its own, as the

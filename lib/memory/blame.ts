@@ -113,6 +113,14 @@ export interface BlameSession {
    * first: ./renames.ts); its changes under them are among `changes` (trial 97 F1).
    */
   moved_from?: string[];
+  /**
+   * The names the file had when this session touched it, before a later session moved it
+   * here (whole paths, oldest first: ./renames.ts; trial 100 F1), and that session's native
+   * id (`moved_by`).
+   */
+  earlier_names?: string[];
+  moved_by?: string;
+  moved_by_harness?: string;
   /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
   unsure?: true;
 }
@@ -245,7 +253,12 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     // Its earlier names were moved here, not "later to" it (trial 97 F1).
     const before = m.renamed?.get(e.session.id);
-    if (before) e.moved_from = before;
+    const earlier = m.earlier?.get(e.session.id);
+    if (earlier) {
+      e.earlier_names = before ?? [earlier.path];
+      e.moved_by = earlier.by;
+      e.moved_by_harness = earlier.byHarness;
+    } else if (before) e.moved_from = before;
     const moves = movesAfter(store, e.session.id, e.session.project, last);
     for (const [k, later] of moves) {
       if (before?.includes(resolvedIn(k, e.session.project) ?? k)) continue;

@@ -84,6 +84,20 @@ export interface TouchMatch {
    * it had, whole, oldest first; their touches are among `touches`.
    */
   renamed?: Map<number, string[]>;
+  /**
+   * Sessions before such a move that touched the file under the name it had then, by row id:
+   * that name, whole, and the native id of the session that moved it on (./renames.ts).
+   */
+  earlier?: Map<number, EarlierTouch>;
+}
+
+/** A session's name for a file before a later session moved it (./renames.ts). */
+export interface EarlierTouch {
+  /** The name, whole. */
+  path: string;
+  /** The session that moved it on: native id and harness. */
+  by: string;
+  byHarness: string;
 }
 
 /** The file `path` leads to through symlinks; undefined when there is none. */

@@ -15,15 +15,21 @@
  * touched a file of that name: a patch's rename is in the second (its edit is recorded under the
  * new name), but not a patch that only renamed, with no change under the new name.
  *
+ * A file a session moved had a history before that session when it was not made there by it:
+ * the sessions that touched its name before the move (by time) and did not remove or move that
+ * name after, and through their own moves the sessions before them (trial 100 F1: one session
+ * wrote app.py, the next ran `mv app.py lib/`).
+ *
  * @module
  */
 import { basename, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { moveCommands, resolvedIn, toldMoves } from "./moves.ts";
-import { type FileTouch, toTouch, type TouchMatch } from "./paths.ts";
+import { moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
+import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./paths.ts";
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
+import type { SessionRow } from "../rows.ts";
 
 /** A name a file had earlier in one session, whole, and the places in it it had that name. */
 export interface EarlierName {
@@ -69,16 +75,42 @@ export function earlierNames(
       out.push({ sessionId: sid, path: now, from: 0, until: r.seq });
       continue;
     }
-    // Removed before it came here: the file there earlier was another one.
-    if (told.removed.some((p) => resolvedIn(p, project) === now)) break;
+    // Removed before it came here: the file there earlier was another one, and its name's
+    // changes count from the removal on.
+    if (told.removed.some((p) => resolvedIn(p, project) === now)) {
+      out.forEach((n) => n.from === 0 && (n.from = r.seq));
+      break;
+    }
   }
   return out.reverse();
 }
 
 /**
+ * The file's name before a session moved it, which earlier sessions may have touched
+ * (the file had that name at the session's start).
+ */
+interface NameBefore {
+  /** The name, whole. */
+  path: string;
+  /** Epoch ms of the move: earlier sessions' touches of the name before it are the file's. */
+  before: number;
+  /** The session that moved it (native id, harness). */
+  by: string;
+  byHarness: string;
+  /** Its row id. */
+  bySession: number;
+}
+
+/** How many moves across sessions a file's history is followed back through. */
+const MAX_HOPS = 4;
+
+/**
  * `m` with the touches of the file's earlier names (see the module rule) in the sessions that
  * renamed it, as exact touches; `renamed` gives each such session's names of the file, oldest
- * first. `m` itself when no session renamed it.
+ * first. Then the sessions before the move that touched the name it had at the mover's start
+ * (trial 100 F1: one session wrote app.py, a later one ran `mv app.py lib/`, and blame of
+ * lib/app.py said no recorded write put its line there); `earlier` names each such session's
+ * name for the file and the session that moved it. `m` itself when no session renamed it.
  */
 export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
   const base = basename(m.target);
@@ -88,17 +120,17 @@ export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
   const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) });
   const found: FileTouch[] = [];
   const renamed = new Map<number, string[]>();
+  const starts: NameBefore[] = [];
   for (const s of sessions) {
     const names = earlierNames(store, s.id, s.project, m.target);
-    for (const n of names) {
-      const like = "%/" + basename(n.path).replace(/[\\%_]/g, (c) => `\\${c}`);
-      for (const r of Q.fileTouches.all(store, { like, path: n.path })) {
-        if (r.session_id !== s.id || r.seq < n.from || r.seq > n.until) continue;
-        if (resolvedIn(r.path, s.project) === n.path) found.push(toTouch(r));
-      }
-    }
-    if (names.length) renamed.set(s.id, names.map((n) => n.path));
+    found.push(...namesTouches(store, s, names));
+    if (!names.length) continue;
+    renamed.set(s.id, names.map((n) => n.path));
+    const start = moveStart(store, s, names[0]);
+    if (start) starts.push(start);
   }
+  const earlier = new Map<number, EarlierTouch>();
+  found.push(...touchesBefore(store, starts, m.target, renamed, earlier));
   const own = m.match === "exact" ? m.touches : [];
   // Moved here with no touch under its earlier names: the touches of it here say where it came
   // from (trial 94 F12: Crush touched frontend-deployment.yaml only after `mv deployment.yaml
@@ -116,7 +148,107 @@ export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
   });
   const anchors = new Anchors(store, rows);
   newestFirst(store, touches, rows, anchors);
-  return { target: m.target, match: "exact", touches, anchors, renamed };
+  return {
+    target: m.target,
+    match: "exact",
+    touches,
+    anchors,
+    renamed,
+    ...(earlier.size ? { earlier } : {}),
+  };
+}
+
+/** The touches of session `s` of the names `names` it gave the file, each in its span. */
+function namesTouches(store: Store, s: SessionRow, names: readonly EarlierName[]): FileTouch[] {
+  const out: FileTouch[] = [];
+  for (const n of names) {
+    for (const r of Q.fileTouches.all(store, { like: likeName(n.path), path: n.path })) {
+      if (r.session_id !== s.id || r.seq < n.from || r.seq > n.until) continue;
+      if (resolvedIn(r.path, s.project) === n.path) out.push(toTouch(r));
+    }
+  }
+  return out;
+}
+
+/** A LIKE pattern for the files of `path`'s name. */
+function likeName(path: string): string {
+  return "%/" + basename(path).replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The name the file had at session `s`'s start and the time `s` moved it away from that
+ * name; undefined when `s` made it under that name (its first name's span starts after the
+ * session's start) or the move's time is unknown.
+ */
+function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore | undefined {
+  if (first.from !== 0) return undefined;
+  const made = Q.fileTouches.all(store, { like: likeName(first.path), path: first.path })
+    .some((r) =>
+      r.session_id === s.id && r.seq <= first.until && r.op === "write" && !r.failed &&
+      resolvedIn(r.path, s.project) === first.path
+    );
+  if (made) return undefined;
+  const at = Q.eventsBetween.all(store, { session: s.id, from: first.until, to: first.until });
+  const before = at[0]?.time ?? null;
+  if (before === null) return undefined;
+  return { path: first.path, before, by: s.native_id, byHarness: s.harness, bySession: s.id };
+}
+
+/**
+ * The touches, in sessions other than the movers, of the names files had before a session
+ * moved them (`starts`), made before the move, followed back through the moves of those
+ * sessions too (up to {@link MAX_HOPS}); `earlier` gets each such session's name for the
+ * file. A session that removed or moved the name after its last touch of it touched another
+ * file, left out.
+ */
+function touchesBefore(
+  store: Store,
+  starts: NameBefore[],
+  target: string,
+  renamed: Map<number, string[]>,
+  earlier: Map<number, EarlierTouch>,
+): FileTouch[] {
+  const out: FileTouch[] = [];
+  const seen = new Set<string>([target]);
+  let queue = starts;
+  for (let hop = 0; hop < MAX_HOPS && queue.length; hop++) {
+    const next: NameBefore[] = [];
+    for (const st of queue) {
+      if (seen.has(st.path)) continue;
+      seen.add(st.path);
+      const rows = Q.fileTouches.all(store, { like: likeName(st.path), path: st.path })
+        .filter((r) => r.session_id !== st.bySession && r.time !== null && r.time < st.before);
+      const ids = new Set(rows.map((r) => r.session_id));
+      for (const r of Q.sessionsMovingName.all(store, { name: basename(st.path) })) {
+        if (r.session !== st.bySession) ids.add(r.session);
+      }
+      if (!ids.size) continue;
+      for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...ids]) })) {
+        const mine = rows.filter((r) =>
+          r.session_id === s.id && resolvedIn(r.path, s.project) === st.path
+        ).map(toTouch);
+        // The name's changes of a session that moved a file there itself, before the move.
+        const names = earlierNames(store, s.id, s.project, st.path);
+        const moved = namesTouches(store, s, names).filter((t) =>
+          t.time !== null && t.time < st.before
+        );
+        if (!mine.length && !moved.length) continue;
+        // Removed or moved away after its last touch: the file it touched was another one.
+        const last = Math.max(...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
+        const after = movesAfter(store, s.id, s.project, new Map([[st.path, last]]));
+        if (after.size) continue;
+        out.push(...mine, ...moved);
+        earlier.set(s.id, { path: st.path, by: st.by, byHarness: st.byHarness });
+        if (names.length) {
+          renamed.set(s.id, [...names.map((n) => n.path), st.path]);
+          const start = moveStart(store, s, names[0]);
+          if (start) next.push({ ...start, before: Math.min(start.before, st.before) });
+        }
+      }
+    }
+    queue = next;
+  }
+  return out;
 }
 
 /** The names a file had, oldest first, as a listing says them: `a.py → b.py → c.py`. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { nameChain } from "../memory/renames.ts";
 import { hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { plural } from "../../core/text.ts";
@@ -196,6 +197,12 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
     }${
       // As `deja blame` says it: removed or moved by a command after its last touch.
       b.removed ? " · removed later" : b.moved_to ? ` · moved later to ${b.moved_to}` : ""}${
+      // Its history under earlier names (trials 97 F1, 100 F1).
+      b.moved_from
+        ? ` · moved here from ${nameChain(b.moved_from, b.session.project)}`
+        : b.earlier_names
+        ? ` · as ${nameChain(b.earlier_names, b.session.project)}, moved here later`
+        : ""}${
       named && !b.changes.length
         ? htm` · <span class="path">${b.paths.map((p) => shortPath(ctx, p)).join(", ")}</span>`
         : ""
