@@ -347,10 +347,41 @@ const LOOKS = new Set([
   "get-childitem",
   "get-content",
   "select-string",
+  "nl",
+  "tac",
+  "xxd",
+  "od",
+  "hexdump",
+  "bat",
+  "realpath",
+  "readlink",
+  "basename",
+  "dirname",
 ]);
 
 /** Git subcommands that only read. */
 const GIT_LOOKS = new Set(["status", "log", "diff", "show", "blame", "remote", "rev-parse"]);
+
+/**
+ * Other programs' subcommands that only read (trial 100 F3: `kubectl get pods -A` after a failed
+ * `kubectl apply -f deploy.yaml` was offered as its fix).
+ */
+const SUB_LOOKS: Readonly<Record<string, ReadonlySet<string>>> = {
+  kubectl: new Set([
+    "get",
+    "describe",
+    "logs",
+    "explain",
+    "top",
+    "version",
+    "api-resources",
+    "cluster-info",
+  ]),
+  docker: new Set(["ps", "images", "logs", "inspect", "version", "info"]),
+  npm: new Set(["ls", "list", "view", "outdated", "help"]),
+  pip: new Set(["list", "show", "freeze"]),
+  pip3: new Set(["list", "show", "freeze"]),
+};
 
 /**
  * True when every part of a shell command (split on `&&`, `||`, `;` and `|`) runs a program of
@@ -375,6 +406,11 @@ export function looksOnly(command: string): boolean {
       return GIT_LOOKS.has(words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "");
     }
     if (prog === "find" && /\s-(?:delete|exec)/.test(p)) return false;
+    // `sed` prints unless told to edit in place (`-i`, `-ni`, `-i.bak`, `--in-place`; trial
+    // 100 F3: `sed -n 1,40p` of another file was offered as a fix).
+    if (prog === "sed") return !/\s-(?:[a-zA-Z]*i|-in-place)/.test(p);
+    const subs = SUB_LOOKS[prog];
+    if (subs) return subs.has(words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "");
     return LOOKS.has(prog);
   });
 }

@@ -363,6 +363,10 @@ Deno.test("looksOnly tells a look-around from a change", () => {
       "Get-ChildItem C:\\x",
       // Trial 9: offered as the fix for a missing yq.
       'cd /k && for file in apps/*.yaml; do echo "=== $file ==="; head -n 5 $file; echo; done',
+      // Trial 100 F3: offered as fixes of a failed `kubectl apply` and a `cat` refused.
+      "kubectl get pods -A",
+      "sed -n 1,40p notes/other.txt | nl",
+      "docker ps -a",
     ]
   ) {
     assert(looksOnly(c), c);
@@ -372,6 +376,12 @@ Deno.test("looksOnly tells a look-around from a change", () => {
       "npm install",
       "cat a > b",
       "sed -i s/a/b/ f",
+      "sed -ni.bak 1p f",
+      "sed --in-place s/a/b/ f",
+      "kubectl apply -f deploy.yaml",
+      "kubectl delete pod web-1",
+      "docker compose up -d",
+      "npm ls && npm install",
       "git checkout main",
       "find . -delete",
       "ls && make",
