@@ -122,7 +122,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 9, session 36: a subagent's out-of-turns message (parsers/_gemini_events.ts) is a notice.
   // 10, session 37: an info, error or warning message is a notice (it was dropped).
   // 11, session 41: a `kind: "subagent"` chat in no parent's folder is filed under its folder.
-  gemini: 11,
+  // 12, session 45: a chat with no project takes the folder its siblings of the same
+  // projectHash record (trial 103 F4).
+  gemini: 12,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,

@@ -343,10 +343,16 @@ async function chatOf(source: SourceRef, meta: Obj, ctx: ParseCtx): Promise<Chat
   // Else the chat's own `directories`: the workspace's folders, the project's first, which
   // the CLI records for a subagent's chat (chatRecordingService.ts, read 2026-12-05; trial
   // 42: realdata chats mrp1k5 and twynek had no project though their files named it).
+  // Last, the folder its sibling chats of the same projectHash record, when they agree (trial
+  // 103 F4: two chats of IDAHO-VAULT's hash recorded it, two beside them had no project).
   const project =
     (loc
       ? await projectFor(loc.root, loc.projectId, str(meta.projectHash), skipUnreadable(ctx))
-      : undefined) ?? (Array.isArray(meta.directories) ? str(meta.directories[0]) : undefined);
+      : undefined) ??
+      firstDirectory(meta) ??
+      (loc && str(meta.projectHash)
+        ? await siblingsProject(loc.chats, str(meta.projectHash)!, source.path)
+        : undefined);
   const started = toMillis(meta.startTime);
   const last = toMillis(meta.lastUpdated);
   // A chat of `kind: "subagent"` in no parent's folder (Gemini's background skill extraction,
@@ -515,6 +521,79 @@ function parentOf(path: string, chats?: string): string | undefined {
   if (dirname(dir) !== chats) return undefined;
   const name = basename(dir);
   return UUID.test(name) ? name : undefined;
+}
+
+/** A chat's first recorded workspace folder, or undefined. */
+function firstDirectory(meta: Obj): string | undefined {
+  return Array.isArray(meta.directories) ? str(meta.directories[0]) : undefined;
+}
+
+/** How many sibling chats, and how large, {@link siblingsProject} reads at most. */
+const SIBLINGS_MAX = 32;
+const SIBLING_BYTES = 4 << 20;
+
+/**
+ * Sibling answers per `chats` folder and hash for a few seconds: every chat of a folder asks in
+ * one run, and a long-lived process (`index --watch`, the MCP server) sees later chats.
+ */
+const siblingCache = new Map<string, { at: number; found: Promise<Siblings | undefined> }>();
+const SIBLING_CACHE_MS = 5000;
+
+/** What {@link readSiblings} found: the folder, and the chats that record it. */
+interface Siblings {
+  dir: string;
+  from: Set<string>;
+}
+
+/**
+ * The workspace folder the other chats under `chats` (and its subagents' folders) with the
+ * same `projectHash` record, when every one that records a folder records the same; undefined
+ * otherwise. Gemini names a project's `tmp` folder by the hash, so its chats are one project's;
+ * only some record the folder (subagents' chats do). Reads at most {@link SIBLINGS_MAX}
+ * chats of up to {@link SIBLING_BYTES} (a `.jsonl` by its head line); unreadable ones are
+ * passed over (their own parse reports them).
+ */
+function siblingsProject(chats: string, hash: string, self: string): Promise<string | undefined> {
+  const key = `${chats}\0${hash}`;
+  const now = Date.now();
+  let hit = siblingCache.get(key);
+  if (!hit || now - hit.at > SIBLING_CACHE_MS) {
+    hit = { at: now, found: readSiblings(chats, hash) };
+    siblingCache.set(key, hit);
+    if (siblingCache.size > 64) siblingCache.delete(siblingCache.keys().next().value!);
+  }
+  return hit.found.then((r) => (r?.from.size === 1 && r.from.has(self) ? undefined : r?.dir));
+}
+
+async function readSiblings(
+  chats: string,
+  hash: string,
+): Promise<Siblings | undefined> {
+  const files = (await listFiles(chats, {
+    match: (_p, name) => /\.jsonl?$/.test(name),
+    maxDepth: 1,
+  })).slice(0, SIBLINGS_MAX);
+  let dir: string | undefined;
+  const from = new Set<string>();
+  for (const f of files) {
+    let meta: Obj | undefined;
+    try {
+      if (f.endsWith(".jsonl")) {
+        meta = obj((await headRecords(f, 1))[0]);
+      } else if ((await sizeOf(f)) <= SIBLING_BYTES) {
+        meta = obj(await readJsonFile(f, SIBLING_BYTES));
+      }
+    } catch {
+      continue;
+    }
+    if (!meta || str(meta.projectHash) !== hash) continue;
+    const d = firstDirectory(meta);
+    if (!d) continue;
+    if (dir !== undefined && d !== dir) return undefined;
+    dir = d;
+    from.add(f);
+  }
+  return dir === undefined ? undefined : { dir, from };
 }
 
 /** The project directory of a `tmp/<projectId>` folder, or undefined when nothing says. */

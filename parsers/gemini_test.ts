@@ -701,13 +701,15 @@ Deno.test({
       assert.equal(by("twynek").parent, "f328310d-05ea-45ce-b9cb-fe2717bebe12");
       assert.equal(by("mrp1k5").parent, "skill-extraction-67084600");
       assert.deepEqual(texts(by("b9d28477-6950-4d22-838c-2380d35ff50c"), "user"), ["restart"]);
-      // No projects.json or .project_root copied: only the subagents' own `directories` name one.
+      // No projects.json or .project_root copied: only the subagents' own `directories` name one,
+      // and the chats of their projectHash take it (trial 103 F4); 5b6234f8's hash is another.
+      const vault = "C:\\Users\\user\\Documents\\IDAHO-VAULT";
       assert.deepEqual(
         run.sessions.map((s) => [s.id, s.project]).sort(),
         [
           ["5b6234f8-0315-4733-a3be-ee67d6712014", undefined],
-          ["b9d28477-6950-4d22-838c-2380d35ff50c", undefined],
-          ["f3bcbc84-0a3c-4852-b805-a0112b261a7b", undefined],
+          ["b9d28477-6950-4d22-838c-2380d35ff50c", vault],
+          ["f3bcbc84-0a3c-4852-b805-a0112b261a7b", vault],
           ["mrp1k5", "C:\\Users\\user\\Documents\\IDAHO-VAULT"],
           ["twynek", "C:\\Users\\user\\Documents\\IDAHO-VAULT"],
         ],
@@ -1149,6 +1151,57 @@ Deno.test("a chat whose project folder names no project takes the first of its o
     const [n] = (await parseFile(t.root, "tmp/named/chats/session-2026-11-01T10-00-33333333.jsonl"))
       .sessions;
     assert.equal(n.project, "/w/named");
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a chat with no project of its own takes the folder its siblings of the same hash record", async () => {
+  // Trial 103 F4 (realdata public-proj): mrp1k5 and twynek recorded IDAHO-VAULT in
+  // `directories`; f3bcbc84 and b9d28477, of the same projectHash in the same folder, had none
+  // and no project, so `--project IDAHO-VAULT` left them out.
+  const meta = (id: string, hash: string, dirs?: string[]) => ({
+    sessionId: id,
+    projectHash: hash,
+    startTime: "2026-11-01T10:00:00.000Z",
+    ...(dirs ? { directories: dirs } : {}),
+  });
+  const t = tree({
+    "tmp/hashed/chats/session-2026-11-01T10-00-11111111.jsonl": jsonl(
+      meta("plain-1", "ab12"),
+      user("m1", "what is in the vault"),
+    ),
+    "tmp/hashed/chats/0c3f0000-0000-4000-8000-000000000000/sub.jsonl": jsonl(
+      meta("sub-1", "ab12", ["C:\\Users\\u\\Documents\\VAULT"]),
+      user("m1", "look"),
+    ),
+    // Another hash in the same folder says nothing of these.
+    "tmp/hashed/chats/session-2026-11-01T10-00-22222222.jsonl": jsonl(
+      meta("other-1", "ff00", ["/elsewhere"]),
+      user("m1", "hi"),
+    ),
+    // Siblings that disagree name no project.
+    "tmp/split/chats/session-2026-11-01T10-00-33333333.jsonl": jsonl(
+      meta("plain-2", "cd34"),
+      user("m1", "hello"),
+    ),
+    "tmp/split/chats/session-2026-11-01T10-00-44444444.jsonl": jsonl(
+      meta("a-2", "cd34", ["/w/a"]),
+      user("m1", "hello"),
+    ),
+    "tmp/split/chats/session-2026-11-01T10-00-55555555.jsonl": jsonl(
+      meta("b-2", "cd34", ["/w/b"]),
+      user("m1", "hello"),
+    ),
+  });
+  try {
+    const [s] =
+      (await parseFile(t.root, "tmp/hashed/chats/session-2026-11-01T10-00-11111111.jsonl"))
+        .sessions;
+    assert.equal(s.project, "C:\\Users\\u\\Documents\\VAULT");
+    const [p] = (await parseFile(t.root, "tmp/split/chats/session-2026-11-01T10-00-33333333.jsonl"))
+      .sessions;
+    assert.equal(p.project, undefined);
   } finally {
     t.cleanup();
   }
