@@ -492,10 +492,13 @@ interface Events {
 
 /** What {@link Events.workAfter} counts. */
 interface Work {
+  /** Calls that ran, or were made and got no result: not those refused or denied. */
   calls: number;
   edits: number;
   writes: number;
   unfinished?: boolean;
+  /** Calls after it that never ran (refused, denied: the digest's Not run). */
+  notRun?: number;
 }
 
 /**
@@ -511,11 +514,21 @@ function eventsOf(store: Store, session: number, endsOnCall: () => boolean = () 
     actedAfter: (after) => Q.actedAfter.get(store, { session, after }) !== undefined,
     workAfter(after) {
       let calls = 0;
-      for (const _ of Q.eventsOfKindAfter.iterate(store, { session, kind: "tool_call", after })) {
+      const ids: string[] = [];
+      for (const c of Q.eventsOfKindAfter.iterate(store, { session, kind: "tool_call", after })) {
         calls++;
+        if (c.call_id) ids.push(c.call_id);
       }
       // Most digests ask after their last reply, which no call follows: no file row is read.
       if (!calls) return { calls, edits: 0, writes: 0 };
+      // A call the user refused or the harness denied did not run (trial 103 F6: "then 2 more
+      // tool calls ran" where one of the two was listed under Not run).
+      const refused = new Set<string>();
+      for (const e of Q.notRunResults.iterate(store, { session })) {
+        if (e.seq > after && e.call_id && ids.includes(e.call_id)) refused.add(e.call_id);
+      }
+      calls -= ids.filter((id) => refused.has(id)).length;
+      if (!calls) return { calls, edits: 0, writes: 0, notRun: refused.size };
       const done = new Set<string>();
       for (const f of Q.filesInOrder.iterate(store, { session })) {
         if (f.seq > after && !f.failed && f.op !== "read") done.add(`${f.event_id} ${f.op}`);
@@ -526,6 +539,7 @@ function eventsOf(store: Store, session: number, endsOnCall: () => boolean = () 
         edits: ops.filter((o) => o === "edit").length,
         writes: ops.filter((o) => o !== "edit").length,
         ...(endsOnCall() ? { unfinished: true } : {}),
+        ...(refused.size ? { notRun: refused.size } : {}),
       };
     },
   };
@@ -965,9 +979,10 @@ function workText(w: Work, more: string): string {
     : one
     ? ", and no result followed it"
     : ", the last with no result";
+  const refused = w.notRun ? ` (and ${n(w.notRun, "call")} not run)` : "";
   return `${n(w.calls, `${more}tool call`)} ${
     w.unfinished ? one ? "was made" : "were made" : "ran"
-  }${files ? `, ${files} among them` : ""}${tail}`;
+  }${files ? `, ${files} among them` : ""}${tail}${refused}`;
 }
 
 /**

@@ -748,6 +748,34 @@ Deno.test("the outcome says the last of the calls after a failure got no result"
   }
 });
 
+Deno.test("the outcome does not count a refused call among those that ran", async () => {
+  // Trial 103 F6: `frobnicate --check` failed, `frobnicate --force-wipe` was refused (listed under
+  // Not run), `frobnicate --build` ran; the outcome said "then 2 more tool calls ran".
+  const s: SessionSpec = {
+    id: "a6a6a6a6-0000-4000-8000-000000000103",
+    cwd: "/w/frob",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Check the frobnicator and build it." },
+      { say: "Running the check first." },
+      { bash: "frobnicate --check", out: "check failed", exit: 2 },
+      {
+        bash: "frobnicate --force-wipe",
+        out: "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+        refused: true,
+      },
+      { bash: "frobnicate --build", out: "built", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertStringIncludes(d.outcome ?? "", "then 1 more tool call ran (and 1 call not run)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("the outcome says the files a last reply's own edits changed after it", async () => {
   // Trial 43 (realdata aider-69): the outcome ended "Please confirm if you would like to
   // proceed with this change." of an edit aider applied and committed after that reply.

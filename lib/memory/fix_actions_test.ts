@@ -150,7 +150,12 @@ const POD_LOGS: SessionSpec = {
         '"forgejo-5f4d46f74-hwbtn" not found',
       exit: 1,
     },
-    { bash: "kubectl describe pod -n forgejo", out: "Name: forgejo", exit: 0 },
+    // A change, not a look (`kubectl describe` only looks: trial 100 F3).
+    {
+      bash: "kubectl rollout restart deployment/forgejo -n forgejo",
+      out: "deployment.apps/forgejo restarted",
+      exit: 0,
+    },
   ],
 };
 
@@ -171,7 +176,7 @@ Deno.test("findFixes lists as missing only names the session lacks, and ignores 
       const r = findFixes(ix.store, text);
       assertEquals([r.status, r.seen, r.specific], ["found", 1, true], pod);
       assertEquals(r.message.includes("general form"), false, r.message);
-      assertEquals(r.fixes[0].command, "kubectl describe pod -n forgejo");
+      assertEquals(r.fixes[0].command, "kubectl rollout restart deployment/forgejo -n forgejo");
     }
   } finally {
     ix.cleanup();
