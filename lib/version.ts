@@ -71,14 +71,17 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (a leading `summary`) is the next session's, not the one read last.
   // 14 (claude), 13 (cherrystudio, codebuddy, factory), 6 (codewhale, commandcode), 8 (zcode;
   // session 36): an assistant block of a kind no reader knows keeps its text (and is counted).
-  claude: 14,
-  cherrystudio: 14,
-  codebuddy: 13,
-  codewhale: 7, // session 13: list_dir reads no file; 7: see codex 7
-  commandcode: 6,
-  factory: 13,
-  trae: 6, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7
-  zcode: 8, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  // Session 45 (every harness reading parsers/_message_blocks.ts: claude 15, cherrystudio 15,
+  // codebuddy 14, factory 14, codewhale 8, commandcode 7, trae 7, zcode 9): the output of a
+  // command the person ran in `!` bash mode is a notice (trial 103 F9).
+  claude: 15,
+  cherrystudio: 15,
+  codebuddy: 14,
+  codewhale: 8, // session 13: list_dir reads no file; 7: see codex 7
+  commandcode: 7,
+  factory: 14,
+  trae: 7, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7
+  zcode: 9, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 7, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)

@@ -97,8 +97,10 @@ const ANSI_RE = /\x1b\[[0-9;]*m/g;
  * interrupt marker (`[Request interrupted by user]`, `… for tool use]`) and a
  * local slash command's output (`<local-command-stdout>Login
  * interrupted</local-command-stdout>`, colour codes removed; `(no content)`
- * and empty output say nothing). Each whole text (string content or text
- * block) is one notice; {@link userText} drops these from the user's words.
+ * and empty output say nothing), and the output of a command the person ran in
+ * `!` bash mode (`<bash-stdout>`, `<bash-stderr>`). Each whole text (string
+ * content or text block) is one notice; {@link userText} drops these from the
+ * user's words.
  */
 export function harnessNotices(content: unknown): string[] {
   const texts = typeof content === "string"
@@ -112,11 +114,31 @@ export function harnessNotices(content: unknown): string[] {
       continue;
     }
     const m = LOCAL_OUTPUT_RE.exec(t);
-    if (!m) continue;
-    const said = m[2].replace(ANSI_RE, "").trim();
-    if (said && said !== "(no content)") out.push(said);
+    if (m) {
+      const said = m[2].replace(ANSI_RE, "").trim();
+      if (said && said !== "(no content)") out.push(said);
+      continue;
+    }
+    // The output of a command the person ran in `!` bash mode (trial 103 F9: `show` printed
+    // `!frobnicate --version` and never its output), as opencode's `!` output reads.
+    const bash = bashOutput(t);
+    if (bash) out.push(bash);
   }
   return out;
+}
+
+const BASH_OUTPUT_RE = /<bash-(stdout|stderr)>([\s\S]*?)<\/bash-\1>/g;
+
+/**
+ * The stdout and stderr of a `!` bash-mode command, from a text that holds only those
+ * elements (`<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>`); undefined when it
+ * holds anything else, or neither says anything.
+ */
+function bashOutput(t: string): string | undefined {
+  if (!t.startsWith("<bash-std") || t.replace(BASH_OUTPUT_RE, "").trim()) return undefined;
+  const parts = [...t.matchAll(BASH_OUTPUT_RE)].map((m) => m[2].replace(ANSI_RE, "").trim())
+    .filter(Boolean);
+  return parts.length ? parts.join("\n") : undefined;
 }
 
 /**

@@ -942,6 +942,35 @@ Deno.test("an interrupt marker and a local command's output are harness notices,
   }
 });
 
+Deno.test("a command the person ran in bash mode is theirs, and its output a notice", async () => {
+  // Trial 103 F9: `show` printed `!frobnicate --version` and never its output.
+  const file = `-work-t/${SID}.jsonl`;
+  const st = store({
+    [file]: [
+      rec("user", "u1", "<bash-input>frobnicate --version</bash-input>"),
+      rec(
+        "user",
+        "u2",
+        "<bash-stdout>frobnicate \x1b[1m1.2.3\x1b[22m</bash-stdout><bash-stderr>warn: old</bash-stderr>",
+      ),
+      rec("user", "u3", "<bash-input>true</bash-input>"),
+      rec("user", "u4", "<bash-stdout></bash-stdout><bash-stderr></bash-stderr>"),
+      rec("user", "u5", "now upgrade it"),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, file)), st.env);
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "!frobnicate --version"],
+      ["notice", "frobnicate 1.2.3\nwarn: old"],
+      ["user", "!true"],
+      ["user", "now upgrade it"],
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});
+
 // Regression (2026-12, new-user trial on a real store, realdata mac-2.0.2-session.jsonl): the
 // IDE's `<ide_selection>` beside a prompt was dropped, so the selected code was found nowhere.
 Deno.test("IDE context (ide_selection, ide_opened_file, ide_diagnostics) is a notice before the prompt, never its words", async () => {
