@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type CopiedIn, copiedIn, copiedText } from "../memory/copied.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, printJsonStreaming } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
@@ -81,6 +82,11 @@ export interface ShowData {
   files: Array<FileRow & { seq: number }>;
   /** Subagents: native id and shortest reference. */
   subagents: Array<{ id: string; ref: string }>;
+  /**
+   * The session whose store holds this session's only record, a copy of its history (a
+   * Codex fork's rollout copies its parent's turns; lib/memory/copied.ts), else undefined.
+   */
+  copiedIn?: CopiedIn;
   /**
    * False when the store file is gone since it was read (the index keeps its
    * sessions: deja is memory); one stat when the session is shown.
@@ -167,6 +173,7 @@ export function showSession(
     files,
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
+    copiedIn: copiedIn(store, s),
     sourceExists: exists,
     noteIds: s.harness === "deja" ? noteIdsOf(s, whole ?? [], tz) : new Map(),
     ending: sessionEnding(store, s, seen.ending),
@@ -382,6 +389,7 @@ function showJsonHead(d: ShowData): Record<string, unknown> {
     source_exists: d.sourceExists,
     source_damage: d.damage,
     subagents: d.subagents.map((c) => c.id),
+    copied_in: d.copiedIn?.id ?? null,
     unanswered: d.ending === "unanswered",
     ended_mid_reply: d.ending === "mid_reply",
     ended_on_call: d.ending === "call_unfinished",
@@ -459,6 +467,7 @@ export function* showChunks(
   if (d.subagents.length) {
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
+  if (d.copiedIn) out.push(c.yellow(copiedText(d.copiedIn.ref)));
   out.push("");
   const diffs = editDiffs(d.files, full, d.replaceAll);
   let model: string | undefined;

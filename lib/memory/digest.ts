@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { copiedIn, copiedText } from "./copied.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
@@ -319,10 +320,16 @@ export function sessionDigest(
   // Its store's last record cut off: the reply to the last request was being written (trial
   // 71: show said "ended mid-reply", ctx "not answered yet").
   const cutOff = () => sessionEnding(store, session, events.between(START)) === "mid_reply";
-  const outcome = findOutcome(events, first, after, cutOff) ??
+  const found = findOutcome(events, first, after, cutOff) ??
     (sessionEnding(store, session, events.between(START)) === "unanswered"
       ? "No reply followed the request: the session ends on it."
       : toolsOnly(events));
+  // Known only from a copy in its subagent's store, its last reply is where the copy stops
+  // (trial 103 F11: a mid-task line was given as the outcome).
+  const copy = copiedIn(store, session);
+  const outcome = copy
+    ? `${copiedText(copy.ref, true)}.${found ? ` Where the copy stops: ${found}` : ""}`
+    : found;
   // "All tests pass now" where the session's last test run failed is no decision (trial 50:
   // the digest said so beside its own `pytest → exit 1 ✗`).
   const lastTest = commands.findLast((c) => TEST_COMMAND.test(c.command));
