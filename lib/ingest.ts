@@ -211,6 +211,12 @@ interface Slot {
    */
   models?: string[];
   /**
+   * Of such a session: the model its row was written with (its replies'); where it names
+   * none, a lone model its events name (a reply left empty, a failed turn's error) is kept in
+   * `models`.
+   */
+  rowModel?: string | null;
+  /**
    * A prompt history's prompts of a session the index holds from its transcript
    * (`Session.prompts`): only the prompts it lacks are written, and the session
    * stays the transcript's.
@@ -421,8 +427,12 @@ export class SourceWriter {
     if (!deferred) this.indexText();
     for (const slot of this.slots.values()) {
       Q.countEvents.run(this.store, { id: slot.id });
+      // One model is the row's own, unless the row names none (trial 103 F8: a Crush session
+      // whose one reply was empty named its model only in a notice).
       const models = slot.models
-        ? slot.models.length > 1 ? JSON.stringify(slot.models) : null
+        ? slot.models.length > 1 || (slot.models.length === 1 && !slot.rowModel)
+          ? JSON.stringify(slot.models)
+          : null
         : modelsJson(this.store, slot.id);
       Q.setModels.run(this.store, { models, id: slot.id });
     }
@@ -479,7 +489,14 @@ export class SourceWriter {
         parent: c.parent ?? null,
         source: this.source,
       })!;
-      slot = { id: ins.id, nextSeq: 0, fresh: new Set(), results: new Set(), models: [] };
+      slot = {
+        id: ins.id,
+        nextSeq: 0,
+        fresh: new Set(),
+        results: new Set(),
+        models: [],
+        rowModel: c.model ?? null,
+      };
       this.slots.set(k, slot);
       this.sessions++;
       return slot;
@@ -554,7 +571,14 @@ export class SourceWriter {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         dropEvents(st, [id]);
-        slot = { id, nextSeq: 0, fresh: new Set(), results: new Set(), models: [] };
+        slot = {
+          id,
+          nextSeq: 0,
+          fresh: new Set(),
+          results: new Set(),
+          models: [],
+          rowModel: c.model ?? null,
+        };
         // Read whole again from a store of whole sessions: its times, title and model are the
         // read's, not merged with what the index held (trial 89 F3: a session deleted and made
         // again under its id kept the old one's start and, naming none, its model).
@@ -723,10 +747,12 @@ export class SourceWriter {
 
 /**
  * The models session `id` used in order of first use, from its events' model
- * switches, as the JSON array `sessions.models` holds; null for fewer than 2.
+ * switches, as the JSON array `sessions.models` holds; null for fewer than 2, but for one
+ * its row does not name (a Crush reply left empty, trial 103 F8).
  */
 function modelsJson(store: Store, id: number): string | null {
   const seen = new Set<string>();
   for (const { model } of Q.modelChanges.all(store, { session: id })) seen.add(model);
-  return seen.size > 1 ? JSON.stringify([...seen]) : null;
+  if (seen.size === 1 && Q.sessionById.get(store, { id })?.model) return null;
+  return seen.size ? JSON.stringify([...seen]) : null;
 }

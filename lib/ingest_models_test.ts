@@ -100,3 +100,25 @@ Deno.test("a session written again whole, or in several chunks of one pass, keep
     store.close();
   }
 });
+
+Deno.test("a session whose row names no model keeps the one model its events name", () => {
+  // Trial 103 F8: a Crush session whose one reply was empty named its model only in a notice,
+  // and `--model` missed it.
+  const store = Store.open(":memory:");
+  try {
+    const c: Session = {
+      harness: "crush",
+      id: "empty",
+      path: "/s.jsonl",
+      events: [
+        { kind: "user", text: "hi", key: "u" },
+        { kind: "notice", text: "gemma gave no reply", key: "n", model: "gemma" },
+      ],
+    };
+    write(store, "full", c);
+    assertEquals(session(store).models, '["gemma"]');
+    assertEquals(modelsOf(session(store)), ["gemma"]);
+  } finally {
+    store.close();
+  }
+});

@@ -90,13 +90,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 7 (trial 94 F2, F3; with cherrystudio 14, codewhale 7, continue 4, copilot 4, amp 2, auggie
   // 1, whose apply_patch calls parsers/_responses_items.ts reads too): a patch's `*** Move to:`
   // puts its hunks at the new path, and the renamed or deleted file is a path the call read
-  crush: 8, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
+  crush: 9, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title;
   // 6 (session 36): a write over a file gets the content it replaced from Crush's file history,
   // and one with no result whose file that history never kept failed; 7: that result is said
   // to be empty, not missing (trial 63); 8 (session 43): a turn's error notice names the model
-  // that failed (trial 93 F4)
+  // that failed (trial 93 F4); 9 (session 45): a reply message left empty is a notice under its
+  // model (trial 103 F8)
   hermes: 1,
   kimi: 4, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line;
   // 4: a prompt history's session is dated by a shared file (undated, lib/session_time.ts)

@@ -261,6 +261,19 @@ export function readSession(
     // gpt-5.2` found nothing): the session's models list it, not its reply model.
     const failed = modelName(r.model);
     if (failed) { for (const e of evs) if (e.kind === "notice" && !e.model) e.model = failed; }
+    // A reply message the model left empty (`parts` `[]`): the model was asked and said
+    // nothing, which the session's models list (trial 103 F8: `--model gpt-oss` missed a
+    // session whose one reply was empty), not its reply model (trial 79 F8).
+    if (failed && !evs.length && !r.parts.length) {
+      const empty: Event = {
+        kind: "notice",
+        text: `${failed} gave no reply: its message is empty`,
+        time: r.time,
+        key: `${r.id}#empty`,
+        model: failed,
+      };
+      return [empty];
+    }
     return evs;
   });
   if (history && events.some((e) => e.tool?.writes?.length)) {

@@ -1113,6 +1113,13 @@ Deno.test("a session's model is that of its last message holding a reply", async
     const sessions = (await parse(path)).sessions;
     const got = new Map(sessions.map((s) => [s.id, s.model]));
     assertEquals([got.get("s-none"), got.get("s-two")], [undefined, "gpt-5"]);
+    // The empty reply is said, under the model that gave it, so the session's models list it
+    // (trial 103 F8: `--model gemma` missed it).
+    const none = sessions.find((s) => s.id === "s-none")!;
+    assertEquals(
+      none.events.filter((e) => e.kind === "notice").map((e) => [e.text, e.model]),
+      [["gemma-3n gave no reply: its message is empty", "gemma-3n"]],
+    );
     // The error of the turn that gave no reply names the model that failed (trial 93 F4).
     const two = sessions.find((s) => s.id === "s-two")!;
     assertEquals(two.events.filter((e) => e.kind === "notice").map((e) => e.model), ["gpt-5.2"]);
