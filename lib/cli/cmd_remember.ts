@@ -73,6 +73,7 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
     error: r.error ?? null,
     unmatched: r.unmatched ?? null,
     redacted: r.redacted ?? {},
+    already: r.already === true,
   };
 }
 
@@ -81,6 +82,12 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
  * takes; the day it is filed under is a session of several notes) and its undo.
  */
 export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
+  // The same note again is the one kept (trial 98 F8): no second copy to forget apart.
+  if (r.already) {
+    return `already remembered as note ${r.id} for ${tilde(r.note.project, io.env.home)} (${
+      r.note.ts.slice(0, 10)
+    }): nothing written; undo: deja forget --note ${r.id}\n`;
+  }
   return `remembered note ${r.id} for ${tilde(r.note.project, io.env.home)}; ` +
     `undo: deja forget --note ${r.id}\n`;
 }
@@ -91,7 +98,7 @@ export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
  * words instead and how to take the note back. Empty for any other note.
  */
 export function questionNote(text: string, r: Remembered): string {
-  if (!QUESTION.test(text)) return "";
+  if (!QUESTION.test(text) || r.already) return "";
   return `deja: a note was written, although this reads like a question: remember keeps notes, it does not search\n` +
     `hint: ${searchInstead(text.split(/\s+/))}; to undo: deja forget --note ${r.id}\n`;
 }

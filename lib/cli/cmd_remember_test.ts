@@ -56,6 +56,21 @@ Deno.test("remember prints the same line to a terminal and a pipe, the note with
       true,
       null,
     ]);
+    assertEquals(doc.already, false);
+    // The same note again (trial 98 F8): the one kept, named; nothing written.
+    const again = captureIO(ix.env, false);
+    assertEquals(await rememberCmd.run(j, again.io), 0);
+    const twice = JSON.parse(again.out());
+    assertEquals([twice.already, twice.id], [true, doc.id]);
+    const text = captureIO(ix.env, false);
+    const t = { values: { project: "/w/app", tag: ["ops"] }, positionals: ["ssh in"] };
+    assertEquals(await rememberCmd.run(t, text.io), 0);
+    assertEquals(
+      text.out(),
+      `already remembered as note ${doc.id} for /w/app (${
+        doc.note.ts.slice(0, 10)
+      }): nothing written; undo: deja forget --note ${doc.id}\n`,
+    );
     const last = captureIO(ix.env, false);
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, last.io), 0);
     assertEquals(JSON.parse(last.out()).sessions[0].harness, "deja");

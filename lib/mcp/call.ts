@@ -361,9 +361,12 @@ async function rememberNote(
   if (!existsSync(indexPath(ctx.env))) {
     const a = appendNote(ctx.env, text, opts);
     return answer(
-      `Saved note ${a.id} under ${a.note.project} in ${a.path}; it becomes searchable once ` +
-        `deja's index exists (\`deja index\` builds it, and so does a background run the ` +
-        `other modes start); \`deja forget --note ${a.id}\` removes it.`,
+      a.already
+        ? `Already saved as note ${a.id} under ${a.note.project}: nothing written; ` +
+          `\`deja forget --note ${a.id}\` removes it.`
+        : `Saved note ${a.id} under ${a.note.project} in ${a.path}; it becomes searchable once ` +
+          `deja's index exists (\`deja index\` builds it, and so does a background run the ` +
+          `other modes start); \`deja forget --note ${a.id}\` removes it.`,
     );
   }
   const r = await remember(ctx.env, text, opts);
@@ -386,6 +389,13 @@ async function rememberNote(
       oneLineForAgent(r.unmatched, 200)
     }': the note is filed under that name, which no project's session start shows (project ` +
       "takes an indexed project's directory or a part of its path).";
+  if (r.already) {
+    // The same note again (trial 98 F8): the one kept is named, no second copy written.
+    return answer(
+      `Already remembered as note ${r.id} under ${r.note.project} (written ${r.note.ts}): ` +
+        `nothing written; \`deja forget --note ${r.id}\` removes it.` + redacted + unmatched,
+    );
+  }
   return answer(
     (r.indexed
       ? `Remembered note ${r.id} under ${r.note.project} (${r.session}), in ${r.path}; ` +

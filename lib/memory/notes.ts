@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readFileSync,
   statSync,
   writeSync,
 } from "node:fs";
@@ -84,6 +85,8 @@ export interface Appended {
   unmatched?: string;
   /** Secrets redacted from the note before it was written, per kind (absent: none). */
   redacted?: Record<string, number>;
+  /** The same note was kept already (its text, project and tags): nothing was written. */
+  already?: true;
 }
 
 /**
@@ -194,6 +197,21 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     day: localDay(now, env.get("TZ")),
   };
   const path = notesPath(env);
+  // The same note again (text, project and tags) is the one already kept (trial 98 F8: a note
+  // remembered twice was two notes, recall showed the first id, and forgetting it left the
+  // other): nothing is written, and its id is given.
+  const kept = sameNote(path, note);
+  if (kept) {
+    return {
+      note: kept,
+      path,
+      session: noteSessionId(kept.project, kept.day ?? note.day!),
+      id: noteId(kept.ts, kept.project, kept.text),
+      already: true,
+      ...(place.unmatched === undefined ? {} : { unmatched: place.unmatched }),
+      ...(Object.keys(counts).length ? { redacted: counts } : {}),
+    };
+  }
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const fresh = !existsSync(path);
@@ -218,6 +236,38 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     ...(place.unmatched === undefined ? {} : { unmatched: place.unmatched }),
     ...(Object.keys(counts).length ? { redacted: counts } : {}),
   };
+}
+
+/** Largest notes file read for the same note before one is appended (bytes). */
+const SAME_NOTE_MAX = 16 << 20;
+
+/**
+ * The note of the notes file at `path` with `note`'s text, project and tags (in any order),
+ * or undefined (none, no file, or a file over {@link SAME_NOTE_MAX}, which is not read).
+ */
+function sameNote(path: string, note: Note): Note | undefined {
+  let text: string;
+  try {
+    if (statSync(path).size > SAME_NOTE_MAX) return undefined;
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  const tags = [...note.tags].sort().join("\n");
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let o: Note;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (
+      o?.text === note.text && o.project === note.project && typeof o.ts === "string" &&
+      [...(Array.isArray(o.tags) ? o.tags : [])].sort().join("\n") === tags
+    ) return o;
+  }
+  return undefined;
 }
 
 /** What {@link remember} did. */

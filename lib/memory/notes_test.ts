@@ -47,6 +47,33 @@ Deno.test("appendNote writes one redacted JSON line to a private notes file", ()
   }
 });
 
+Deno.test("the same note again is the one kept: nothing written, its id given", () => {
+  // Trial 98 F8: a note remembered twice was two notes; recall showed the first id, and
+  // forgetting it left the other.
+  const h = home();
+  try {
+    const at = { cwd: "/w/app", tags: ["gotcha", "k8s"] };
+    const first = appendNote(h.env, "kustomize is not installed", {
+      ...at,
+      now: Date.parse("2026-11-29T08:00:00Z"),
+    });
+    const again = appendNote(h.env, "  kustomize is not installed ", {
+      ...at,
+      tags: ["k8s", "#gotcha"],
+      now: Date.parse("2026-11-30T08:00:00Z"),
+    });
+    assertEquals([again.already, again.id, again.note.ts], [true, first.id, first.note.ts]);
+    assertEquals(readFileSync(first.path, "utf8").trim().split("\n").length, 1);
+    // Other tags, or another project, make another note.
+    const tagged = appendNote(h.env, "kustomize is not installed", { cwd: "/w/app", tags: [] });
+    const elsewhere = appendNote(h.env, "kustomize is not installed", { ...at, cwd: "/w/other" });
+    assertEquals([tagged.already, elsewhere.already], [undefined, undefined]);
+    assertEquals(readFileSync(first.path, "utf8").trim().split("\n").length, 3);
+  } finally {
+    h.cleanup();
+  }
+});
+
 Deno.test("noteProject keeps a name, resolves a path, and defaults to the working directory", () => {
   const env = testEnv("/home/u");
   assertEquals(noteProject(env, undefined, "/w/app"), "/w/app");
