@@ -5,7 +5,7 @@
  * right found the session. Each word the history holds nowhere is now spelt as the history
  * writes it, and kept only where sessions hold it with the other words.
  */
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { search } from "../lib/search.ts";
 import { narration } from "../lib/cli/search_narration.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
@@ -198,4 +198,22 @@ Deno.test("a word two edits from another that starts otherwise is not read as it
     assertEquals(r.results.map((x) => x.id).includes("s-react"), false);
     // Two edits inside the word, its start kept, are still a typo.
     assertEquals(search(s, "deplymet").results[0]?.id, "s-deploy");
+  }));
+
+Deno.test("a typo in a form the history does not hold is read in the forms it does, before a word two edits away", () =>
+  // Note 43's `crahsing → causing`: nothing held `crashing`; `causing` was two edits away, while
+  // the stem `crahs` is one swap from `crash`, which the history holds.
+  withMemIndex([
+    {
+      id: "s-crash",
+      events: [["assistant", "the pod crashes on start; the crash loop is the probe"]],
+    },
+    { id: "s-cause", events: [["assistant", "a stale cache is causing the timeout"]] },
+  ], (s) => {
+    const r = search(s, "crahsing");
+    assertEquals(r.results[0]?.id, "s-crash");
+    assertStringIncludes(narration(r), "crahsing → crash");
+    assertEquals(r.changes.some((c) => c.to.includes("causing")), false);
+    // One edit away as typed, the word itself stays the spelling (`causng` -> `causing`).
+    assertEquals(search(s, "causng").results[0]?.id, "s-cause");
   }));

@@ -315,7 +315,38 @@ export function spellings(stats: TermStats, word: string, short: boolean): strin
   // there remake a word's first part.
   const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count)
     .filter((w) => w[0] === word[0] || distance(word, w, 1) <= 1);
-  return short ? close.filter((w) => swapped(word, w) || dropped(word, w)) : close;
+  if (short) return close.filter((w) => swapped(word, w) || dropped(word, w));
+  // Where nothing is one edit away, a typo in a form the history does not hold is read in the
+  // forms it does (`crahsing`: `crash`, `crashes`, not `causing`, two edits away).
+  if (!close.some((w) => distance(word, w, 1) <= 1)) {
+    const formed = formSpellings(stats, word);
+    if (formed.length) return formed;
+  }
+  return close;
+}
+
+/** Endings a typo's stem is read without ({@link formSpellings}), longest first. */
+const TYPO_ENDINGS = ["ing", "ed", "es", "s"];
+
+/**
+ * The forms the history holds of `word` spelt right, where the typo is in its stem: the stem
+ * before a regular ending (4+ letters) one edit from a word whose form with that ending the
+ * history holds in other forms (`crahsing` -> `crahs` -> `crash` -> `crashing`, held as
+ * `crash`, `crashes`); most used first, empty when none.
+ */
+function formSpellings(stats: TermStats, word: string): string[] {
+  for (const end of TYPO_ENDINGS) {
+    if (!word.endsWith(end) || word.length - end.length < 4) continue;
+    const stem = word.slice(0, -end.length);
+    const out = new Set<string>();
+    for (const fixed of near(stats.store, stem, 1, 8, stats.count)) {
+      if (fixed[0] !== stem[0]) continue;
+      for (const f of wordForms(stats, fixed + end)) out.add(f);
+      if (stats.docs(fixed + end)) out.add(fixed + end);
+    }
+    if (out.size) return byUse(stats.count, [...out], 8);
+  }
+  return [];
 }
 
 /**
