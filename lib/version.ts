@@ -106,7 +106,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   cline: 4,
   roo: 4,
   kilocode: 5, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  cursor: 3, // session 13: workspace prompts dated by a shared file (undated, lib/session_time.ts)
+  cursor: 4, // session 13: workspace prompts dated by a shared file (undated, lib/session_time.ts);
+  // 4 (session 45): a NULL composer is counted not_session, not empty (trial 104 F1)
   opencode: 4, // session 11: a command the person ran with ! is theirs, not the agent's;
   // session 13: prompt-history.jsonl's session is dated by a shared file (undated)
   // Session 11's fixes.

@@ -19,6 +19,8 @@ import { StoreError } from "../core/sqlite_read.ts";
 import { appUserDir, uriToPath } from "./_vscode.ts";
 import { cursor, decodeProject } from "./cursor.ts";
 import { tempDir } from "../tests/_tmp.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "./mod.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/cursor");
 const T = 1795400000000;
@@ -245,8 +247,8 @@ Deno.test("parse counts NULL values, non-JSON values, missing bubbles and unknow
     assertEquals(run.errors, {});
     assertEquals(run.skips[join(root, "globalStorage/state.vscdb")], {
       bad_shape: 1,
-      empty: 1,
       malformed_json: 1,
+      not_session: 1,
       unknown_record: 1,
     });
     assert(!run.sessions.some((s) => s.id === "c4-empty" || s.id === "c5-null"));
@@ -287,6 +289,25 @@ Deno.test("parse counts unknown_schema when the store has no cursorDiskKV table"
     const { sessions, ctx } = await parseOne(cursor, dbSource(p), testEnv(dir));
     assertEquals(sessions, []);
     assertEquals(ctx.counts, { unknown_schema: 1 });
+  });
+});
+
+Deno.test("a composer Cursor left NULL is no session, and the store read holding one is no damage", async () => {
+  // Trial 104 F1: the real global database (3 NULL composers) was "now empty, kept 1 session
+  // as indexed" on a first index, and `show` said its store was empty now.
+  await withFixture(async (root, env) => {
+    const env2 = testEnv(join(root, "__home__"), {
+      DEJA_CURSOR_ROOT: root,
+      DEJA_HOME: join(root, "__deja__"),
+    });
+    const res = await runIndex(env2, parsers, { only: ["cursor"] });
+    const h = res.harnesses.find((x) => x.harness === "cursor")!;
+    // The fixture's malformed row is damage; its NULL composer is not, nor does it empty it.
+    const said = (h.damaged ?? []).join("\n");
+    assert(!/now empty|kept \d+ session/.test(said), said);
+    assert(/malformed_json/.test(said), said);
+    assert(h.sessions > 0);
+    void env;
   });
 });
 
@@ -497,7 +518,7 @@ Deno.test({
       copyFileSync(join(REAL, "workspace.json"), join(ws, "workspace.json"));
       const run = await runParser(cursor, testEnv(join(user, "home"), { DEJA_CURSOR_ROOT: user }));
       assertEquals(run.errors, {});
-      assertEquals(Object.values(run.skips), [{ empty: 3 }]);
+      assertEquals(Object.values(run.skips), [{ not_session: 3 }]);
       assertEquals(run.sessions.length, 2);
       const s = session(run.sessions, "785db00a-32e9-4f3d-a175-8a3259267c27");
       assertEquals(s.id, "785db00a-32e9-4f3d-a175-8a3259267c27");
