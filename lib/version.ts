@@ -135,13 +135,15 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
   // commandcode, cline family, aider), and these at 1.
   qwen: 1,
-  pi: 1,
-  gjc: 1,
-  kimchi: 1,
-  omp: 1,
-  openclaw: 1,
-  prime: 1,
-  senpi: 1,
+  // 2 (session 45, the pi family reading parsers/_pi_tools.ts): a bash result marked no error
+  // with no status of its own exited 0 (trial 104 F3).
+  pi: 2,
+  gjc: 2,
+  kimchi: 2,
+  omp: 2,
+  openclaw: 2,
+  prime: 2,
+  senpi: 2,
   deepseek: 1,
   amp: 2,
   muse: 1,

@@ -299,12 +299,23 @@ Deno.test("tool results lose the exit trailer and keep exit from details or the 
       result("r2", "boom\n\n(Command exited with code 2)", { details: { exitCode: 2 } }),
       result("r3", "ok\n\n\nWall time: 0.05 seconds", { details: { exitCode: 0 } }),
       result("r4", "plain output"),
+      // Marked no error by the harness, no status of its own: pi's bash resolves only exit 0
+      // (trial 104 F3: `ls` was "exit unknown"); another tool's says nothing of an exit.
+      result("r5", "README.md", { isError: false }),
+      result("r6", "read it", { isError: false, toolName: "read" }),
     ]);
     const { sessions } = await parseOne(pi, src(path), env);
     const rs = sessions[0].events.filter((e) => e.kind === "tool_result");
-    assertEquals(rs.map((e) => e.text), ["no such file", "boom", "ok", "plain output"]);
-    assertEquals(rs.map((e) => e.result?.exit), [1, 2, 0, undefined]);
-    assertEquals(rs.map((e) => e.result?.isError), [true, true, false, false]);
+    assertEquals(rs.map((e) => e.text), [
+      "no such file",
+      "boom",
+      "ok",
+      "plain output",
+      "README.md",
+      "read it",
+    ]);
+    assertEquals(rs.map((e) => e.result?.exit), [1, 2, 0, undefined, 0, undefined]);
+    assertEquals(rs.map((e) => e.result?.isError), [true, true, false, false, false, false]);
     assertEquals(rs[0].result?.callId, "call-r1");
   } finally {
     t.cleanup();

@@ -105,8 +105,9 @@ export interface PiResult {
 
 /**
  * Reads a `toolResult` message: text blocks joined, the exit trailer and omp's
- * wall-time line stripped, `exit` from `details.exitCode` or the trailer, and
- * `isError` when the harness said so or the exit status is not 0.
+ * wall-time line stripped, `exit` from `details.exitCode` or the trailer (0 for a `bash`
+ * result marked no error that gives neither), and `isError` when the harness said so or
+ * the exit status is not 0.
  */
 export function piToolResult(msg: Obj, cwd: string | undefined): PiResult {
   let body = blockText(msg.content);
@@ -117,6 +118,11 @@ export function piToolResult(msg: Obj, cwd: string | undefined): PiResult {
     body = body.slice(0, trailer.index);
     exit ??= Number(trailer[1]);
   }
+  // pi's bash tool answers with an error for any exit but 0 (or a kill by a signal), adding the
+  // trailer (pi-mono packages/coding-agent/src/core/tools/bash.ts, read through the search
+  // tool): a bash result the harness marked no error, with no status of its own, exited 0 (trial
+  // 104 F3: `ls` was "exit unknown"; omp's farm store alike).
+  if (exit === undefined && msg.isError === false && msg.toolName === "bash") exit = 0;
   body = body.replace(WALL_TRAILER, "").trimEnd();
   if (msg.toolName === "eval") body = cellText(body);
   const result: ToolResultInfo = {};
