@@ -291,3 +291,40 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "remote remove --purge prunes the words only its sessions held from the vocabulary",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F3: the purged sessions' words stayed in `vocab` and in stats' word count.
+      writeClaude(w.remoteHome, { ...OTHER, turns: [{ user: "quizzlepurge zorbleword" }] });
+      writeClaude(w.home, SVC);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const vocab = () => {
+        const store = Store.open(indexPath(w.env));
+        try {
+          return (store.db.prepare(
+            "SELECT term FROM vocab WHERE term IN ('quizzlepurge', 'zorbleword')",
+          ).all() as Array<{ term: string }>).map((r) => r.term).sort();
+        } finally {
+          store.close();
+        }
+      };
+      assertEquals(vocab(), ["quizzlepurge", "zorbleword"]);
+      const before = (await w.json(["stats"])).words as number;
+      const rm = await w.json(["remote", "remove", "devbox", "--purge"]);
+      assertEquals(rm.sessions, 1);
+      assertEquals(vocab(), []);
+      assert((await w.json(["stats"])).words as number < before, "stats counts fewer words");
+      const hits = await w.run(["search", "quizzlepurge", "--junk"]);
+      assertEquals(hits.code, 1, hits.out);
+      // This machine's session is untouched.
+      assertEquals(((await w.json(["search", "gizmotron"])).results as Hit[]).length, 1);
+    } finally {
+      w.cleanup();
+    }
+  },
+});

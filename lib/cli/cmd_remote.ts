@@ -36,7 +36,7 @@ import {
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { indexedOrigin, originSessions } from "./_memory.ts";
-import { dropEvents } from "../drop_events.ts";
+import { removeSessions } from "../forget/forget.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
   "remote remove <name> [--purge] | remote sync [name…] | remote policy <name> --no-auto|--auto";
@@ -199,7 +199,12 @@ export function removeRemote(
   return { sub: "remove", removed: name, purged: args.purge, sessions };
 }
 
-/** Deletes a remote's mirror and what the index holds from it; returns the sessions removed. */
+/**
+ * Deletes a remote's mirror and what the index holds from it; returns the sessions removed.
+ * The sessions go as `deja forget` removes them (lib/forget/forget.ts `removeSessions`): the
+ * words only they held leave the vocabulary, the FTS segments are merged and the file rewritten
+ * (trial 101 F3: a purged remote's words stayed in `vocab` and in `stats`' word count).
+ */
 function purge(env: Env, name: string): number {
   const dir = mirrorDir(env, name);
   let n = 0;
@@ -209,19 +214,19 @@ function purge(env: Env, name: string): number {
     try {
       const store = Store.open(path);
       try {
+        const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
+        const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
+        n = rows.length;
+        // The mirror's sources first: removeSessions' rewrite of the file then leaves nothing
+        // of them either.
         store.tx(() => {
-          const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
-          n = ids.length;
-          dropEvents(store, ids);
-          Q.deleteSessions.run(store, { ids: JSON.stringify(ids) });
           const like = `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-          for (
-            const { path } of Q.sourcesUnder.all(store, { like })
-          ) {
+          for (const { path } of Q.sourcesUnder.all(store, { like })) {
             Q.forgetSource.run(store, { path });
             Q.clearRedactions.run(store, { source: path });
           }
         });
+        removeSessions(store, rows);
       } finally {
         store.close();
       }
