@@ -328,3 +328,51 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a remote whose stores are gone or never were syncs with a warning, exit 1, and list says so",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F2: stores moved away on the remote synced "ok", exit 0, no word of it, and
+      // `remote list` went on listing the old copy as the remote's stores.
+      writeClaude(w.remoteHome, SVC);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const claude = join(w.remoteHome, ".claude");
+      Deno.renameSync(claude, join(w.remoteHome, "claude.away"));
+      const gone = await w.run(["remote", "sync"]);
+      assertEquals(gone.code, 1, gone.err);
+      assertStringIncludes(gone.err, `deja: devbox: no harness store found on devbox (HOME=`);
+      assertStringIncludes(gone.err, "looked for ~/");
+      assertStringIncludes(gone.err, "~/.claude/projects is gone from it since an earlier sync");
+      assertStringIncludes(gone.err, "hint: stores are looked for under the home ssh logs in to");
+      const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals(list[0].roots, []);
+      assertEquals(list[0].stale_roots, [join(w.remoteHome, ".claude", "projects")]);
+      // The earlier copy stays searchable, said as such.
+      assertEquals(list[0].sessions, 1);
+      const text = await w.run(["remote", "list"]);
+      assertStringIncludes(text.out, "not on the remote at the last sync:");
+      // Back in place: current again, nothing stale.
+      Deno.renameSync(join(w.remoteHome, "claude.away"), claude);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const back = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals([back[0].stale_roots, back[0].last_error], [[], null]);
+      // A new remote with no store at all: what was looked for, in --json too.
+      await w.run(["remote", "add", "empty", "devbox"]);
+      const r = await w.run(["remote", "sync", "empty", "--json"], {
+        FAKE_REMOTE_HOME: join(w.root, "home"),
+      });
+      assertEquals(r.code, 1, r.err);
+      const doc = JSON.parse(r.out).remotes[0];
+      assertEquals([doc.ok, doc.roots, doc.home], [true, [], join(w.root, "home")]);
+      assert((doc.looked as string[]).length > 3, JSON.stringify(doc));
+      assertStringIncludes(doc.warning, "no harness store found on devbox");
+    } finally {
+      w.cleanup();
+    }
+  },
+});

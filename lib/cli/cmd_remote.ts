@@ -56,6 +56,18 @@ export const remoteCmd: CommandSpec = {
     json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
   },
   dashed: dashedArg,
+  // trial 101 F2: where a remote's stores are looked for, and DEJA_SSH, were in no help.
+  details: [
+    "Where a remote's stores are looked for: when deja is installed there, where its own",
+    "'deja sources --json' finds them; else at the registry's default paths under the home the",
+    "ssh login has there ($HOME of that login, not this shell's) and the store variables set in",
+    "that login's environment (CODEX_HOME, XDG_DATA_HOME, …). A sync that finds none warns",
+    "with what it looked for, and exits 1; 'remote list' names stores gone since an earlier sync.",
+    "",
+    "ssh is the command DEJA_SSH names (split on spaces; e.g. 'ssh -F /path/to/ssh_config'), else",
+    "'ssh' on PATH, with your ssh config, keys and agent. rsync must be on both machines.",
+    "Exit status: 0 synced, 1 a remote had no store, 2 a remote could not be synced.",
+  ].join("\n"),
   run: runRemote,
 };
 
@@ -285,9 +297,15 @@ export function setPolicy(env: Env, args: Extract<RemoteArgs, { sub: "policy" }>
   });
 }
 
-/** The exit code: 2 when a sync failed, else 0. */
+/**
+ * The exit code: 2 when a sync failed; else 1 when a remote synced had no store (nothing
+ * found, as a search that finds nothing: trial 101 F2, a wrong HOME synced as a silent 0);
+ * else 0.
+ */
 export function remoteExit(r: RemoteResult): number {
-  return r.sub === "sync" && !r.remotes.every((x) => x.ok) ? 2 : 0;
+  if (r.sub !== "sync") return 0;
+  if (!r.remotes.every((x) => x.ok)) return 2;
+  return r.remotes.some((x) => !x.roots.length) ? 1 : 0;
 }
 
 /** The `--json` document (docs/json-output.md, `remote`). */
@@ -359,6 +377,12 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
       }  ${r.sessions} sessions, ${last}` +
       `${r.no_auto ? ", not in hooks/MCP" : ""}\n`;
     for (const m of r.path_maps) out += `  ${m.remote} -> ${m.local}\n`;
+    // Copies of stores the remote no longer had: their sessions are not current (trial 101 F2).
+    if (r.stale_roots.length) {
+      out += `  ${c.red("not on the remote at the last sync:")} ${
+        r.stale_roots.join(", ")
+      } (its sessions are from an earlier sync)\n`;
+    }
     if (r.last_error) out += `  ${c.red("last error:")} ${r.last_error}\n`;
   }
   return out;
@@ -374,7 +398,12 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
           (r.ms / 1000).toFixed(1)
         } s; ${r.sessions} sessions indexed\n`,
       });
-      if (r.warning) w.push({ to: "err", text: `deja: ${r.remote}: ${r.warning}\n` });
+      if (r.warning) {
+        w.push({
+          to: "err",
+          text: `deja: ${r.remote}: ${r.warning}\n${r.hint ? `hint: ${r.hint}\n` : ""}`,
+        });
+      }
     } else {
       w.push({
         to: "err",
