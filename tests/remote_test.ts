@@ -376,3 +376,27 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a remote session's short id keeps as much of its own id as a local one's",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F9: `box1:a44`, the 8 characters counted with the machine's name.
+      writeClaude(w.remoteHome, SVC);
+      await w.run(["remote", "add", "workstation", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const res = await w.json(["search", "gizmotron"]);
+      const hit = (res.results as Array<Hit & { short_id: string }>)[0];
+      assertEquals(hit.short_id, `workstation:${SVC.id.slice(0, 8)}`);
+      const text = await w.run(["search", "gizmotron"]);
+      assertStringIncludes(text.out, `workstation:${SVC.id.slice(0, 8)}  claude`);
+      // And it names the session.
+      const show = await w.json(["show", hit.short_id]);
+      assertEquals(show.origin, "workstation");
+    } finally {
+      w.cleanup();
+    }
+  },
+});
