@@ -55,9 +55,11 @@ function usage(): string {
     "Run 'deja help <command>' or 'deja <command> --help' for a command's options.",
     // Trial 59: a script had no way to learn them from the binary.
     "Exit status: 0 found (or done), 1 nothing found (the nearest may still print), 2 a usage",
-    "error or another failure (the message says which), 3 'deja index' read all but some stores;",
-    "output that could not be written whole exits 1 (a reader that stops early, as head does, is",
-    "no failure). --json documents: docs/json-output.md.",
+    "error or another failure (the message says which), 3 'deja index' read all but some stores",
+    // Trial 101 F6: a store read in part (damaged, the rest kept) was taken for a silent 0.
+    "(a store read in part, its damage skipped, is read: named with what was lost, exit 0;",
+    "--json's 'damaged' lists it); output that could not be written whole exits 1 (a reader",
+    "that stops early, as head does, is no failure). --json documents: docs/json-output.md.",
   );
   return lines.join("\n") + "\n";
 }

@@ -1160,6 +1160,21 @@ export const Q = {
    * Projects by top-level sessions, most first, with whether notes are among them
    * (`deja stats` leaves out the hidden ones, then keeps ten).
    */
+  /**
+   * Sessions and events per machine and harness (`origin` null: this one), for `deja stats`'
+   * machine split (trial 101 F4: remote sessions were counted into the harnesses unsaid).
+   */
+  statsByOrigin: query<
+    NoParams,
+    { origin: string | null; harness: string; sessions: number; events: number }
+  >(
+    `SELECT origin, harness, COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events
+    FROM sessions GROUP BY origin, harness ORDER BY origin IS NOT NULL, origin, sessions DESC`,
+  ),
+  /** Top-level sessions with no project (`deja stats`, trial 101 F5: left out of its list unsaid). */
+  noProjectSessions: query<NoParams, { n: number }>(
+    `SELECT COUNT(*) AS n FROM sessions s WHERE (project IS NULL OR project = '') AND ${TOP_LEVEL}`,
+  ),
   topProjects: query<NoParams, { project: string; sessions: number; notes: number }>(
     `SELECT project, COUNT(*) AS sessions, MAX(harness = 'deja') AS notes FROM sessions s
     WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC, project`,

@@ -280,15 +280,22 @@ function parentOfAll(rows: SessionRow[]): SessionRow | undefined {
 }
 
 /**
- * The shortest prefix of `id` (8, 12, 16 or 24 characters, else the whole id;
+ * The shortest prefix of `id` (8, 12, 16 or 24 characters, else the whole id; of a remote's
+ * session those of its own id after `<remote>:`;
  * a prompt-history session's stem and 8, 12 or 16 characters of its part,
  * core/prompt_history.ts) that {@link resolveSession} maps back to this session; `harness:id` when
  * even the whole id is ambiguous across harnesses.
  */
 export function shortRef(store: Store, harness: string, id: string): string {
-  for (const n of promptHistoryShortLengths(id) ?? [8, 12, 16, 24, id.length]) {
-    if (n > id.length) continue;
-    const prefix = id.slice(0, n);
+  // A remote's session (`<remote>:<id>`, lib/remote/label.ts): the lengths count in its own id,
+  // after the machine's name (trial 101 F9: `box1:a44`, 3 characters of the id, and none of it
+  // past a name of 8).
+  const m = /^([a-z][a-z0-9_-]*):(.+)$/.exec(id);
+  const origin = m && Q.anyOfOrigin.get(store, { origin: m[1] }) ? `${m[1]}:` : "";
+  const own = id.slice(origin.length);
+  for (const n of promptHistoryShortLengths(own) ?? [8, 12, 16, 24, own.length]) {
+    if (n > own.length) continue;
+    const prefix = origin + own.slice(0, n);
     try {
       const s = lookup(store, prefix);
       if (!Array.isArray(s) && s.harness === harness && s.native_id === id) return prefix;

@@ -48,6 +48,15 @@ export interface HarnessRange {
   undated: number;
 }
 
+/** One machine's share of the index: this one (`origin` null) or a remote (`deja remote`). */
+export interface MachineShare {
+  origin: string | null;
+  sessions: number;
+  events: number;
+  /** Per harness, most sessions first. */
+  harnesses: Array<{ harness: string; sessions: number; events: number }>;
+}
+
 /** The figures of `deja stats --json` (docs/json-output.md). */
 export interface IndexStats {
   index: string;
@@ -69,6 +78,13 @@ export interface IndexStats {
   projects: Array<{ project: string; sessions: number }>;
   /** The shown projects past those ten, and their sessions (0 and 0 when all fit). */
   moreProjects: { projects: number; sessions: number };
+  /** Top-level sessions with no project, in no project's count (trial 101 F5). */
+  noProject: number;
+  /**
+   * The sessions per machine: this one first, then each remote; the harnesses' counts add
+   * them up (trial 101 F4: a remote's sessions were counted as this machine's, unsaid).
+   */
+  machines: MachineShare[];
   /** Secrets redacted, by kind, over every store. */
   redacted: Record<string, number>;
   /** Per store and kind. */
@@ -124,6 +140,8 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
       };
     }),
     ...shownProjects(store, env, patterns, here),
+    noProject: Q.noProjectSessions.get(store, {})!.n,
+    machines: machines(store),
     redacted,
     redactions,
     forgotten: readTombstones(tombstoneFile(path)).length,
@@ -158,4 +176,22 @@ function shownProjects(
     else [more.projects, more.sessions] = [more.projects + 1, more.sessions + r.sessions];
   }
   return { projects, moreProjects: more };
+}
+
+/** The index's sessions per machine ({@link MachineShare}); this machine first, even with none. */
+function machines(store: Store): MachineShare[] {
+  const by = new Map<string | null, MachineShare>([[null, {
+    origin: null,
+    sessions: 0,
+    events: 0,
+    harnesses: [],
+  }]]);
+  for (const r of Q.statsByOrigin.all(store, {})) {
+    let m = by.get(r.origin);
+    if (!m) by.set(r.origin, m = { origin: r.origin, sessions: 0, events: 0, harnesses: [] });
+    m.sessions += r.sessions;
+    m.events += r.events;
+    m.harnesses.push({ harness: r.harness, sessions: r.sessions, events: r.events });
+  }
+  return [...by.values()];
 }

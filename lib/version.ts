@@ -128,7 +128,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 10, session 37: an info, error or warning message is a notice (it was dropped).
   // 11, session 41: a `kind: "subagent"` chat in no parent's folder is filed under its folder.
   // 12, session 45: a chat with no project takes the folder its siblings of the same
-  // projectHash record (trial 103 F4).
+  // projectHash record (trial 103 F4); a chat cut off inside its messages is one
+  // malformed_json, not also empty (trial 101 F6).
   gemini: 12,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too

@@ -320,7 +320,17 @@ export async function readRegistryJson(
     skip: (_reason, where, detail) => damaged.push(`${where}${detail ? `: ${detail}` : ""}`),
   });
   if (damaged.length) {
-    problem?.(path, new Error(`damaged JSON, read what was intact (${damaged[0]})`));
+    // trial 101 F7: "read what was intact" of `{"projects":[`, where nothing was.
+    const what = holdsAnything(value) ? "read what was intact" : "nothing in it could be read";
+    problem?.(path, new Error(`damaged JSON, ${what} (${damaged[0]})`));
   }
   return value;
+}
+
+/** Whether a salvaged value holds any value of its own (`{"projects": []}` holds none). */
+function holdsAnything(v: unknown): boolean {
+  if (v === undefined || v === null) return false;
+  if (Array.isArray(v)) return v.some(holdsAnything);
+  if (typeof v === "object") return Object.values(v as object).some(holdsAnything);
+  return true;
 }

@@ -141,6 +141,9 @@ export const crush: Parser = {
     const wants: string[] = [];
     const watch: string[] = [];
     const seen = new Set<string>();
+    // Stores projects.json names that are not there, looked at all the same: listed as absent
+    // by `deja sources --verbose`, as other harnesses' roots are (trial 101 F8).
+    const absent: string[] = [];
     for (const e of arr(list?.projects)) {
       const p = obj(e);
       const project = str(p?.path);
@@ -150,7 +153,10 @@ export const crush: Parser = {
       wants.push(db, `${db}-wal`, `${db}-shm`);
       // A project deleted with its store is normal; a store kept elsewhere (an absolute
       // `data_dir`) outlives its project and is read (trial 29: skipped without a word).
-      if (!(await isDir(here(project))) && !(await statOrNull(db))) continue;
+      if (!(await isDir(here(project))) && !(await statOrNull(db))) {
+        absent.push(dirname(db));
+        continue;
+      }
       // A store that appears here (a copy, a first run of Crush) changes this folder's mtime.
       watch.push(dirname(db));
       if (seen.has(db) || !(await statRegular(db, problem))) continue;
@@ -165,7 +171,13 @@ export const crush: Parser = {
     }
     // Crush rewrites projects.json in place (os.WriteFile, charmbracelet/crush@127ce367
     // internal/projects/projects.go): a new project's store appears without any folder's mtime moving.
-    return { roots: [root], sources, wants, watch, reads: [join(root, "projects.json")] };
+    return {
+      roots: [root, ...new Set(absent)],
+      sources,
+      wants,
+      watch,
+      reads: [join(root, "projects.json")],
+    };
   },
 
   async *parse(source, ctx) {

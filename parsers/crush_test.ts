@@ -131,7 +131,9 @@ Deno.test("discover lists one sqlite store per registry project when projects.js
     );
     const env = testEnv(join(t.dir, "home"), { DEJA_CRUSH_ROOT: root });
     const d = await crush.discover({ env, knownProjects: [] });
-    assertEquals(d.roots, [root]);
+    // The store of the project gone with it is looked at, listed absent (trial 101 F8: an
+    // entry naming a missing data_dir was passed over without a word).
+    assertEquals(d.roots, [root, join(t.dir, "gone", ".crush")]);
     assertEquals(d.sources.map((s) => [s.path, s.hint?.project]), [
       [app, join(t.dir, "app")],
       [movedDb, join(t.dir, "moved")],
@@ -158,6 +160,36 @@ Deno.test("discover finds nothing and does not throw when projects.json is missi
     const env = testEnv(t.dir, { DEJA_CRUSH_ROOT: join(t.dir, "nope") });
     const d = await crush.discover({ env, knownProjects: [] });
     assertEquals(d.sources, []);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a projects.json damaged before its first entry says nothing in it could be read", async () => {
+  // Trial 101 F7: "damaged JSON, read what was intact" where nothing was.
+  const t = temp();
+  try {
+    const root = join(t.dir, "data");
+    mkdirSync(root);
+    writeFileSync(join(root, "projects.json"), '{"projects":[\n');
+    const env = testEnv(join(t.dir, "home"), { DEJA_CRUSH_ROOT: root });
+    const said: string[] = [];
+    const d = await crush.discover({
+      env,
+      knownProjects: [],
+      problem: (_p, e) => void said.push(e.message),
+    });
+    assertEquals(d.sources, []);
+    assertEquals(said.length, 1);
+    assert(said[0].startsWith("damaged JSON, nothing in it could be read ("), said[0]);
+    // One entry before the damage: what was intact is read, and said so.
+    writeFileSync(
+      join(root, "projects.json"),
+      `{"projects":[{"path":"${join(t.dir, "app")}"},{"pa`,
+    );
+    said.length = 0;
+    await crush.discover({ env, knownProjects: [], problem: (_p, e) => void said.push(e.message) });
+    assert(said[0]?.startsWith("damaged JSON, read what was intact ("), said.join());
   } finally {
     t.cleanup();
   }

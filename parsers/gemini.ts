@@ -13,6 +13,7 @@ import type {
   ParseCtx,
   Parser,
   Session,
+  SkipReason,
   SourceRef,
 } from "../core/model.ts";
 import {
@@ -194,6 +195,8 @@ async function sameSession(json: string, jsonls: string[]): Promise<boolean> {
 interface Conversation {
   meta: Obj;
   messages: Obj[];
+  /** The document was damaged (its skips are counted): no messages is then no "empty" chat. */
+  damaged?: boolean;
 }
 
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
@@ -226,7 +229,9 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   if (chat.held) yield chat.chunk();
   // A chat saved before its first message says why it is no session (trial 28: "1 store,
   // 1 read, 0 sessions" and no reason). (A `.jsonl` emptied by a `$set` was cleared.)
-  else if (!conv.messages.length && !source.path.endsWith(".jsonl")) {
+  // Not of a damaged one: its damage is its skip (trial 101 F6: one file counted as
+  // `malformed_json` and `empty`, "a chat with no messages").
+  else if (!conv.messages.length && !conv.damaged && !source.path.endsWith(".jsonl")) {
     ctx.skip("empty", source.path, "a chat with no messages");
   }
 }
@@ -429,7 +434,14 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
     return undefined;
   }
   // A damaged chat is read message by message; only what is damaged is lost.
-  const doc = salvageDocument(text.replace(/^\uFEFF/, ""), path, ctx);
+  let damaged = false;
+  const seen: ParseCtx = Object.assign(Object.create(ctx), {
+    skip: (r: SkipReason, w: string, d?: string) => {
+      damaged = true;
+      ctx.skip(r, w, d);
+    },
+  });
+  const doc = salvageDocument(text.replace(/^\uFEFF/, ""), path, seen);
   if (doc === undefined) return undefined;
   const o = chatMeta(doc, arr(obj(doc)?.messages).length, path, ctx);
   if (!o) return undefined;
@@ -438,7 +450,7 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
     if (!mo) ctx.skip("bad_shape", `${path}#messages[${i}]`, "message is not an object");
     return mo ? [mo] : [];
   });
-  return { meta: o, messages };
+  return { meta: o, messages, damaged };
 }
 
 /**

@@ -1206,3 +1206,16 @@ Deno.test("a chat with no project of its own takes the folder its siblings of th
     t.cleanup();
   }
 });
+
+Deno.test("a chat cut off inside its messages counts one malformed_json, not also empty", async () => {
+  // Trial 101 F6: counted as `1 malformed_json, 1 empty` ("a chat with no messages").
+  const path = "tmp/p/chats/session-2026-01-01T00-00-cut.json";
+  const t = tree({ [path]: '{"sessionId": "broken", "messages": [\n' });
+  try {
+    const { sessions, ctx } = await parseOne(gemini, src(join(t.root, path)), testEnv(t.root));
+    assert.equal(sessions.length, 0);
+    assert.deepEqual(ctx.counts, { malformed_json: 1 });
+  } finally {
+    t.cleanup();
+  }
+});

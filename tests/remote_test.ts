@@ -291,3 +291,112 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "remote remove --purge prunes the words only its sessions held from the vocabulary",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F3: the purged sessions' words stayed in `vocab` and in stats' word count.
+      writeClaude(w.remoteHome, { ...OTHER, turns: [{ user: "quizzlepurge zorbleword" }] });
+      writeClaude(w.home, SVC);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const vocab = () => {
+        const store = Store.open(indexPath(w.env));
+        try {
+          return (store.db.prepare(
+            "SELECT term FROM vocab WHERE term IN ('quizzlepurge', 'zorbleword')",
+          ).all() as Array<{ term: string }>).map((r) => r.term).sort();
+        } finally {
+          store.close();
+        }
+      };
+      assertEquals(vocab(), ["quizzlepurge", "zorbleword"]);
+      const before = (await w.json(["stats"])).words as number;
+      const rm = await w.json(["remote", "remove", "devbox", "--purge"]);
+      assertEquals(rm.sessions, 1);
+      assertEquals(vocab(), []);
+      assert((await w.json(["stats"])).words as number < before, "stats counts fewer words");
+      const hits = await w.run(["search", "quizzlepurge", "--junk"]);
+      assertEquals(hits.code, 1, hits.out);
+      // This machine's session is untouched.
+      assertEquals(((await w.json(["search", "gizmotron"])).results as Hit[]).length, 1);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a remote whose stores are gone or never were syncs with a warning, exit 1, and list says so",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F2: stores moved away on the remote synced "ok", exit 0, no word of it, and
+      // `remote list` went on listing the old copy as the remote's stores.
+      writeClaude(w.remoteHome, SVC);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const claude = join(w.remoteHome, ".claude");
+      Deno.renameSync(claude, join(w.remoteHome, "claude.away"));
+      const gone = await w.run(["remote", "sync"]);
+      assertEquals(gone.code, 1, gone.err);
+      assertStringIncludes(gone.err, `deja: devbox: no harness store found on devbox (HOME=`);
+      assertStringIncludes(gone.err, "looked for ~/");
+      assertStringIncludes(gone.err, "~/.claude/projects is gone from it since an earlier sync");
+      assertStringIncludes(gone.err, "hint: stores are looked for under the home ssh logs in to");
+      const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals(list[0].roots, []);
+      assertEquals(list[0].stale_roots, [join(w.remoteHome, ".claude", "projects")]);
+      // The earlier copy stays searchable, said as such.
+      assertEquals(list[0].sessions, 1);
+      const text = await w.run(["remote", "list"]);
+      assertStringIncludes(text.out, "not on the remote at the last sync:");
+      // Back in place: current again, nothing stale.
+      Deno.renameSync(join(w.remoteHome, "claude.away"), claude);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const back = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals([back[0].stale_roots, back[0].last_error], [[], null]);
+      // A new remote with no store at all: what was looked for, in --json too.
+      await w.run(["remote", "add", "empty", "devbox"]);
+      const r = await w.run(["remote", "sync", "empty", "--json"], {
+        FAKE_REMOTE_HOME: join(w.root, "home"),
+      });
+      assertEquals(r.code, 1, r.err);
+      const doc = JSON.parse(r.out).remotes[0];
+      assertEquals([doc.ok, doc.roots, doc.home], [true, [], join(w.root, "home")]);
+      assert((doc.looked as string[]).length > 3, JSON.stringify(doc));
+      assertStringIncludes(doc.warning, "no harness store found on devbox");
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "a remote session's short id keeps as much of its own id as a local one's",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      // trial 101 F9: `box1:a44`, the 8 characters counted with the machine's name.
+      writeClaude(w.remoteHome, SVC);
+      await w.run(["remote", "add", "workstation", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const res = await w.json(["search", "gizmotron"]);
+      const hit = (res.results as Array<Hit & { short_id: string }>)[0];
+      assertEquals(hit.short_id, `workstation:${SVC.id.slice(0, 8)}`);
+      const text = await w.run(["search", "gizmotron"]);
+      assertStringIncludes(text.out, `workstation:${SVC.id.slice(0, 8)}  claude`);
+      // And it names the session.
+      const show = await w.json(["show", hit.short_id]);
+      assertEquals(show.origin, "workstation");
+    } finally {
+      w.cleanup();
+    }
+  },
+});

@@ -49,3 +49,61 @@ Deno.test("nothing matched says how many stores were indexed in part, text and J
   assertEquals(after.code, 1);
   assert(!after.err.includes("indexed in part"), after.err);
 });
+
+Deno.test("the indexed-in-part hint is said once, again when the count changes; JSON has it each time", async () => {
+  const dir = tempDir("deja-short-once-");
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  const pad = "lorem ipsum ".repeat(MAX_TEXT / 6);
+  const write = (n: number) => {
+    const sid = `5a5a5a5a-0000-4000-8000-00000000000${n}`;
+    writeFileSync(
+      join(proj, `${sid}.jsonl`),
+      claudeLine(0, "the build is green again", sid) + claudeLine(2, `${pad} x ${pad}`, sid),
+    );
+  };
+  write(1);
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  // trial 101 F12: the hint after every search that found nothing.
+  const first = await runMain(env, ["search", "qwxzzy"]);
+  assertStringIncludes(first.err, "1 store was indexed in part");
+  const second = await runMain(env, ["search", "vbnmkk"]);
+  assertEquals(second.code, 1);
+  assert(!second.err.includes("indexed in part"), second.err);
+  const json = JSON.parse((await runMain(env, ["search", "vbnmkk", "--json"])).out);
+  assert(json.hints.some((h: string) => h.includes("indexed in part")), JSON.stringify(json));
+  write(2);
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  const more = await runMain(env, ["search", "vbnmkk"]);
+  assertStringIncludes(more.err, "2 stores were indexed in part");
+});
+
+Deno.test("the nearest by relevance of a word in no session say what they were ranked on", async () => {
+  const dir = tempDir("deja-ident-");
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  for (let i = 1; i <= 4; i++) {
+    const sid = `5b5b5b5b-0000-4000-8000-00000000000${i}`;
+    writeFileSync(
+      join(proj, `${sid}.jsonl`),
+      claudeLine(0, `no luck with the build ${i}`, sid) +
+        claudeLine(2, `there is no word for it, run ${i}`, sid),
+    );
+  }
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  // trial 101 F12: `zzqqxx_no_such_word` listed sessions, "2 hits" each, for holding `no`, a
+  // deliberate nearest listing (trial 16) that did not say what it was ranked on.
+  const r = await runMain(env, ["search", "zzqqxx_no_such_word"]);
+  assertEquals(r.code, 1);
+  assert(r.out.length > 0, "the nearest are listed");
+  assertStringIncludes(r.err, "nothing matched exactly; the nearest sessions by relevance\n");
+  assertStringIncludes(r.err, "ranked on 'no', 'word' alone: 'zzqqxx' is in no session\n");
+});

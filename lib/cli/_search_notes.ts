@@ -6,6 +6,10 @@
  * @module
  */
 import type { IO } from "../../core/runtime.ts";
+import type { Env } from "../../core/model.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dataDir } from "../../core/paths.ts";
 import { quoteShown } from "./common.ts";
 import { shQuoteShown } from "../shell.ts";
 import type { FilteredOut, FilterUsed } from "./_filtered.ts";
@@ -179,4 +183,21 @@ export function operatorHint(query: string): string {
 export function caseHint(pattern: string): string {
   if (pattern.startsWith("(?i)") || !/\p{L}/u.test(pattern)) return "";
   return `hint: --re is case-sensitive; ${shQuoteShown(`(?i)${pattern}`)} ignores case\n`;
+}
+
+/**
+ * Whether the "N stores were indexed in part" hint is news to say: once for a count of such
+ * stores, not after every search that finds nothing (trial 101 F12: repeated on each miss, a
+ * word in no store too); again when the count changes. The count last said is kept in deja's
+ * data dir (`partial-hint`); where it cannot be read or written, the hint is said each time.
+ */
+export function partlyNews(env: Env, stores: number): boolean {
+  const file = join(dataDir(env), "partial-hint");
+  try {
+    if (readFileSync(file, "utf8").trim() === String(stores)) return false;
+  } catch { /* never said, or unreadable: say it */ }
+  try {
+    writeFileSync(file, `${stores}\n`, { mode: 0o600 });
+  } catch { /* a data dir that cannot be written: said again next time */ }
+  return true;
 }

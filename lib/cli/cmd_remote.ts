@@ -36,7 +36,7 @@ import {
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { indexedOrigin, originSessions } from "./_memory.ts";
-import { dropEvents } from "../drop_events.ts";
+import { removeSessions } from "../forget/forget.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
   "remote remove <name> [--purge] | remote sync [name…] | remote policy <name> --no-auto|--auto";
@@ -56,6 +56,18 @@ export const remoteCmd: CommandSpec = {
     json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
   },
   dashed: dashedArg,
+  // trial 101 F2: where a remote's stores are looked for, and DEJA_SSH, were in no help.
+  details: [
+    "Where a remote's stores are looked for: when deja is installed there, where its own",
+    "'deja sources --json' finds them; else at the registry's default paths under the home the",
+    "ssh login has there ($HOME of that login, not this shell's) and the store variables set in",
+    "that login's environment (CODEX_HOME, XDG_DATA_HOME, …). A sync that finds none warns",
+    "with what it looked for, and exits 1; 'remote list' names stores gone since an earlier sync.",
+    "",
+    "ssh is the command DEJA_SSH names (split on spaces; e.g. 'ssh -F /path/to/ssh_config'), else",
+    "'ssh' on PATH, with your ssh config, keys and agent. rsync must be on both machines.",
+    "Exit status: 0 synced, 1 a remote had no store, 2 a remote could not be synced.",
+  ].join("\n"),
   run: runRemote,
 };
 
@@ -199,7 +211,12 @@ export function removeRemote(
   return { sub: "remove", removed: name, purged: args.purge, sessions };
 }
 
-/** Deletes a remote's mirror and what the index holds from it; returns the sessions removed. */
+/**
+ * Deletes a remote's mirror and what the index holds from it; returns the sessions removed.
+ * The sessions go as `deja forget` removes them (lib/forget/forget.ts `removeSessions`): the
+ * words only they held leave the vocabulary, the FTS segments are merged and the file rewritten
+ * (trial 101 F3: a purged remote's words stayed in `vocab` and in `stats`' word count).
+ */
 function purge(env: Env, name: string): number {
   const dir = mirrorDir(env, name);
   let n = 0;
@@ -209,19 +226,19 @@ function purge(env: Env, name: string): number {
     try {
       const store = Store.open(path);
       try {
+        const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
+        const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
+        n = rows.length;
+        // The mirror's sources first: removeSessions' rewrite of the file then leaves nothing
+        // of them either.
         store.tx(() => {
-          const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
-          n = ids.length;
-          dropEvents(store, ids);
-          Q.deleteSessions.run(store, { ids: JSON.stringify(ids) });
           const like = `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-          for (
-            const { path } of Q.sourcesUnder.all(store, { like })
-          ) {
+          for (const { path } of Q.sourcesUnder.all(store, { like })) {
             Q.forgetSource.run(store, { path });
             Q.clearRedactions.run(store, { source: path });
           }
         });
+        removeSessions(store, rows);
       } finally {
         store.close();
       }
@@ -280,9 +297,15 @@ export function setPolicy(env: Env, args: Extract<RemoteArgs, { sub: "policy" }>
   });
 }
 
-/** The exit code: 2 when a sync failed, else 0. */
+/**
+ * The exit code: 2 when a sync failed; else 1 when a remote synced had no store (nothing
+ * found, as a search that finds nothing: trial 101 F2, a wrong HOME synced as a silent 0);
+ * else 0.
+ */
 export function remoteExit(r: RemoteResult): number {
-  return r.sub === "sync" && !r.remotes.every((x) => x.ok) ? 2 : 0;
+  if (r.sub !== "sync") return 0;
+  if (!r.remotes.every((x) => x.ok)) return 2;
+  return r.remotes.some((x) => !x.roots.length) ? 1 : 0;
 }
 
 /** The `--json` document (docs/json-output.md, `remote`). */
@@ -354,6 +377,12 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
       }  ${r.sessions} sessions, ${last}` +
       `${r.no_auto ? ", not in hooks/MCP" : ""}\n`;
     for (const m of r.path_maps) out += `  ${m.remote} -> ${m.local}\n`;
+    // Copies of stores the remote no longer had: their sessions are not current (trial 101 F2).
+    if (r.stale_roots.length) {
+      out += `  ${c.red("not on the remote at the last sync:")} ${
+        r.stale_roots.join(", ")
+      } (its sessions are from an earlier sync)\n`;
+    }
     if (r.last_error) out += `  ${c.red("last error:")} ${r.last_error}\n`;
   }
   return out;
@@ -369,7 +398,12 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
           (r.ms / 1000).toFixed(1)
         } s; ${r.sessions} sessions indexed\n`,
       });
-      if (r.warning) w.push({ to: "err", text: `deja: ${r.remote}: ${r.warning}\n` });
+      if (r.warning) {
+        w.push({
+          to: "err",
+          text: `deja: ${r.remote}: ${r.warning}\n${r.hint ? `hint: ${r.hint}\n` : ""}`,
+        });
+      }
     } else {
       w.push({
         to: "err",

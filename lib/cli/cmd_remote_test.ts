@@ -142,7 +142,16 @@ Deno.test("remote list prints colour on a terminal, plain text to a pipe, and JS
 });
 
 Deno.test("remote sync's text keeps each remote's line and its warning or failure in order", () => {
-  const base = { bytes: 2048, files: 3, roots: [], discovery: "deja" as const, ms: 1500 };
+  const base = {
+    bytes: 2048,
+    files: 3,
+    roots: ["/h/.claude/projects"],
+    discovery: "deja" as const,
+    ms: 1500,
+    home: "/h",
+    looked: ["/h/.claude/projects"],
+    stale: [],
+  };
   const writes = remoteText({
     sub: "sync",
     remotes: [

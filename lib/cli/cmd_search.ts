@@ -50,6 +50,7 @@ import {
   hiddenExactText,
   literalOutsideHint,
   operatorHint,
+  partlyNews,
   searchCommand,
   sessionIdTyped,
   symbolHint,
@@ -155,6 +156,13 @@ export interface SearchData {
    * searchable (trial 65: `deja Geminiaeus` said nothing matched of a word in such a middle).
    */
   shortened?: number;
+  /** The text output said {@link shortened} after an earlier search: not again ({@link partlyNews}). */
+  shortenedSaid?: boolean;
+  /**
+   * The nearest by relevance of a query some word of which is in no session: the words they
+   * were ranked on (`held`) and those none holds (`nowhere`), said under the verdict.
+   */
+  nearOn?: { held: string[]; nowhere: string[] };
   /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
   changed?: Array<{ file: string; sessions: number }>;
   /** The query as typed, when nothing matched it and it is an indexed session's id (prefix). */
@@ -322,6 +330,9 @@ export async function searchData(
   const unheld = () =>
     args.regex || tokens(args.query).some((t) => !STOP_WORDS.has(t) && stats.docs(t) === 0);
   const shortened = result.nothingMatched && unheld() ? Q.sourcesShortened.get(store, {})!.n : 0;
+  const nearOn = result.tier === "relevance" && !args.regex
+    ? nearestOn(stats, args.query)
+    : undefined;
   let unquoted: SearchData["unquoted"];
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
@@ -401,6 +412,7 @@ export async function searchData(
     filtered,
     undated,
     ...(shortened ? { shortened } : {}),
+    ...(nearOn ? { nearOn } : {}),
     ...(unquoted ? { unquoted } : {}),
     ...(absent ? { absent } : {}),
     ...(apart ? { apart } : {}),
@@ -447,6 +459,25 @@ function noteOf(d: SearchData, r: { id: string }, s: { seq: number }): string | 
 /** The reference a result is shown by: its shortest, else its whole id. */
 function refOf(d: SearchData, r: { harness: string; id: string }): string {
   return d.refs.get(`${r.harness}:${r.id}`) ?? r.id;
+}
+
+/**
+ * The query's words (stop words left out) split into those some event holds and those none
+ * does, when both kinds are there: the nearest by relevance are then ranked on the first alone.
+ */
+function nearestOn(stats: TermStats, query: string): SearchData["nearOn"] {
+  const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t));
+  const nowhere = words.filter((t) => stats.docs(t) === 0);
+  const held = words.filter((t) => !nowhere.includes(t));
+  return held.length && nowhere.length ? { held, nowhere } : undefined;
+}
+
+/** `ranked on 'no', 'word' alone: 'zzqqxx' is in no session`. */
+export function nearOnText(n: NonNullable<SearchData["nearOn"]>): string {
+  const q = (ws: string[]) => ws.map((w) => `'${w}'`).join(", ");
+  return `ranked on ${q(n.held)} alone: ${q(n.nowhere)} ${
+    n.nowhere.length === 1 ? "is" : "are"
+  } in no session`;
 }
 
 /** True when something matched (exit 0); the nearest sessions alone are exit 1. */
@@ -645,6 +676,8 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     trace("printed");
     return searchFound(d) ? 0 : 1;
   }
+  // trial 101 F12: "indexed in part" once, not after every miss (--json lists it each time).
+  if (d.shortened && !partlyNews(io.env, d.shortened)) d = { ...d, shortenedSaid: true };
   const cut = cutNote(d.result.cut);
   const cutText = cut
     ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
@@ -694,6 +727,9 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   const hiddenExact = d.result.nothingMatched && d.result.hidden > 0;
   if (hiddenExact) io.err(hiddenExactText(args.query, d.result.hidden));
   if (note) io.err(`${colors(io).dim(note)}\n`);
+  // trial 101 F12: `zzqqxx_no_such_word` listed sessions, "2 hits" each, for holding `no`: the
+  // nearest by relevance, said to be ranked on the query's words some session holds.
+  if (d.nearOn && !d.absent) io.err(`${colors(io).dim(nearOnText(d.nearOn))}\n`);
   const left = droppedNote(d.result);
   if (left) io.err(`${colors(io).dim(left)}\n`);
   io.err(hintsText(d, args));
@@ -715,7 +751,7 @@ export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex
   if (!found || !(d.result.nothingMatched && d.result.hidden > 0)) hiddenHint(io, d.result.hidden);
   if (found && d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
-  if (d.shortened) {
+  if (d.shortened && !d.shortenedSaid) {
     io.err(
       `hint: ${plural(d.shortened, "store")} ${
         d.shortened === 1 ? "was" : "were"

@@ -338,6 +338,21 @@ function remoteSources(
   return [...by.values()].sort((a, b) => a.remote.localeCompare(b.remote));
 }
 
+/** A harness's problem notes (`(1 failed)  `), coloured, and their width as printed. */
+function problemNotes(
+  h: HarnessSources,
+  c: ReturnType<typeof colors>,
+): { text: string; plain: string } {
+  const parts: Array<[string, (s: string) => string]> = [];
+  if (h.errors) parts.push([`(${h.errors} failed)  `, c.red]);
+  if (h.gone) parts.push([`(${h.gone} gone, ${plural(h.gone_sessions, "session")} kept)  `, c.dim]);
+  if (h.unreadable) parts.push([`(${h.unreadable} unreadable)  `, c.red]);
+  return {
+    text: parts.map(([t, f]) => f(t)).join(""),
+    plain: parts.map(([t]) => t).join(""),
+  };
+}
+
 /** The harnesses as text: one line each, more with `verbose` (colour on a terminal). */
 export function sourcesText(
   d: SourcesData,
@@ -347,20 +362,28 @@ export function sourcesText(
   const c = colors(io);
   const lines: string[] = [];
   if (d.index === null) lines.push(c.yellow("no index yet: run 'deja index'"));
-  for (const h of d.harnesses) {
+  // The problem notes are a column of their own, padded: a harness with one no longer shifts
+  // the columns after it (trial 101 F7: "0 stores  (1 failed)      28 sessions" out of line).
+  const notes = d.harnesses.map((h) => problemNotes(h, c));
+  const width = Math.max(0, ...notes.map((n) => n.plain.length));
+  for (const [i, h] of d.harnesses.entries()) {
     const found = h.stores > 0;
+    const note = notes[i];
+    // Sessions the index holds of no store found now (a registry file that could not be read,
+    // stores moved): kept from an earlier read, said so (trial 101 F7: "0 stores … 28 sessions").
+    const kept = !found && h.sessions > 0 && !h.gone;
     // One line per harness: a harness that looks in every known project (senpi) has a root
     // per project, listed only with --verbose.
     lines.push(
       `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
         plural(h.stores, "store ", "stores").padStart(11)
-      }  ${h.errors ? c.red(`(${h.errors} failed)  `) : ""}${
-        h.gone ? c.dim(`(${h.gone} gone, ${plural(h.gone_sessions, "session")} kept)  `) : ""
-      }${h.unreadable ? c.red(`(${h.unreadable} unreadable)  `) : ""}${
+      }  ${note.text}${" ".repeat(width - note.plain.length)}${
         plural(h.sessions, "session ", "sessions").padStart(15)
       }${h.copies ? c.dim(` (${plural(h.copies, "copy", "copies")})`) : ""}  ${
         fmtBytes(h.bytes).padStart(9)
-      }  ${c.dim(rootSummary(h.roots, io.env.home))}`,
+      }  ${c.dim(rootSummary(h.roots, io.env.home))}${
+        kept ? c.dim("  (sessions kept from an earlier read)") : ""
+      }`,
     );
     if (h.last_error) {
       // Of the problems the line above counts: failed, and unreadable (a folder's stores).

@@ -95,6 +95,14 @@ Deno.test("sources counts a store whose read failed in errors, not in indexed, t
     const pipe = captureIO(ix.env, false);
     await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
     assertStringIncludes(pipe.out(), "1 store   (1 failed)");
+    // Trial 101 F7: the note shifted that line's columns out of line with the others'.
+    const lines = pipe.out().split("\n");
+    const at = (h: string) => {
+      const line = lines.find((l) => l.startsWith(`${h} `)) ?? "";
+      return line.indexOf(" session");
+    };
+    assert(at("claude") > 0);
+    assertEquals(at("claude"), at("codex"));
   } finally {
     ix.cleanup();
   }
@@ -217,5 +225,26 @@ Deno.test("a SQLite store's size holds its write-ahead log; another file's does 
     assertEquals(storeBytes({ path: `${dir}/s.jsonl`, size: 10 }), 10);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("sources says a harness's sessions are kept from an earlier read when no store is found now", async () => {
+  // Trial 101 F7: "crush 0 stores … 28 sessions" after its projects.json was damaged, unsaid.
+  const ix = await fixture();
+  const empty = tempDir("deja-src-empty-");
+  try {
+    const env = testEnv(ix.env.home, {
+      ...ix.env.vars?.(),
+      DEJA_CLAUDE_ROOT: empty,
+    });
+    const pipe = captureIO(env, false);
+    await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
+    const line = pipe.out().split("\n").find((l) => l.startsWith("claude ")) ?? "";
+    assertStringIncludes(line, "0 stores");
+    assertStringIncludes(line, "1 session");
+    assertStringIncludes(line, "(sessions kept from an earlier read)");
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+    ix.cleanup();
   }
 });

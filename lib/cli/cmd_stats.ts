@@ -56,6 +56,8 @@ export function statsJson(st: IndexStats): Record<string, unknown> {
     moreProjects: undefined,
     subagents_alone: st.subagentsAlone,
     subagentsAlone: undefined,
+    no_project: st.noProject,
+    noProject: undefined,
     harnesses: st.harnesses.map((h) => ({
       harness: h.harness,
       sessions: h.sessions,
@@ -90,7 +92,19 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
       st.subagentsAlone === 1 ? "is a subagent" : "are subagents"
     } listed on ${st.subagentsAlone === 1 ? "its" : "their"} own, the parent not in the index`;
   if (filed || alone) out.push(c.dim(`           ${[filed, alone].filter(Boolean).join("; ")}`));
+  const fromRemotes = remoteCounts(st);
+  // trial 101 F4: a remote's sessions were in the harnesses' counts, unsaid.
+  if (st.machines.length > 1) {
+    out.push(c.dim(
+      `           ${
+        st.machines.map((m) =>
+          `${m.sessions} from ${m.origin === null ? "this machine" : `${m.origin} (remote)`}`
+        ).join(", ")
+      }`,
+    ));
+  }
   for (const h of st.harnesses) {
+    const remote = fromRemotes.get(h.harness);
     out.push(
       `  ${h.harness.padEnd(10)} ${plural(h.sessions, "session ", "sessions").padStart(15)} ${
         plural(h.events, "event ", "events").padStart(15)
@@ -104,7 +118,7 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
             })`,
           )
           : ""
-      }`,
+      }${remote ? c.dim(`  (${remote} of them from remotes)`) : ""}`,
     );
   }
   if (st.projects.length) out.push(c.bold("projects"));
@@ -118,6 +132,10 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
     out.push(c.dim(
       `  … ${plural(more.projects, "more project")} (${plural(more.sessions, "session")})`,
     ));
+  }
+  // trial 101 F5: sessions with no project were in no line of the list.
+  if (st.noProject && (st.projects.length || more.projects)) {
+    out.push(c.dim(`  ${String(st.noProject).padStart(6)}  (no project)`));
   }
   const kinds = Object.entries(st.redacted).sort((x, y) => y[1] - x[1]);
   out.push(
@@ -142,6 +160,16 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
     ));
   }
   return out.join("\n") + "\n";
+}
+
+/** Per harness, its sessions read from remotes (none when there is no remote). */
+function remoteCounts(st: IndexStats): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const m of st.machines) {
+    if (m.origin === null) continue;
+    for (const h of m.harnesses) n.set(h.harness, (n.get(h.harness) ?? 0) + h.sessions);
+  }
+  return n;
 }
 
 /**

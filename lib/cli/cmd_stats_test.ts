@@ -14,6 +14,7 @@ import { tempDir } from "../../tests/_tmp.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import type { Env } from "../../core/model.ts";
+import { indexPath, Store } from "../store.ts";
 
 function fixture() {
   return indexSessions([
@@ -293,6 +294,43 @@ Deno.test("stats counts the subagents listed on their own, and last marks them",
       gone,
       null,
     ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("stats splits the sessions by machine and counts those with no project", async () => {
+  const ix = await indexSessions([1, 2, 3].map((i) => ({
+    id: `57a7000${i}-1111-4222-8333-444455556666`,
+    cwd: `/w/app${i}`,
+    start: `2026-11-0${i}T10:00:00Z`,
+    turns: [{ user: `session ${i}` }, { say: "ok" }],
+  })));
+  try {
+    // As `deja remote sync` leaves them: one session of box1, one read without a project.
+    const store = Store.open(indexPath(ix.env));
+    try {
+      store.db.exec("UPDATE sessions SET origin = 'box1' WHERE native_id LIKE '57a70001%'");
+      store.db.exec("UPDATE sessions SET project = NULL WHERE native_id LIKE '57a70002%'");
+    } finally {
+      store.close();
+    }
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
+    // trial 101 F4: "claude 3 sessions" with one of them box1's, unsaid.
+    assertStringIncludes(pipe.out(), "2 from this machine, 1 from box1 (remote)");
+    assertStringIncludes(pipe.out(), "(1 of them from remotes)");
+    // trial 101 F5: the project-less session was in no line of the projects list.
+    assertStringIncludes(pipe.out(), "1  (no project)");
+    const json = captureIO(ix.env, false);
+    await statsCmd.run({ values: { json: true }, positionals: [] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.no_project, 1);
+    assertEquals(
+      doc.machines.map((m: { origin: string | null; sessions: number }) => [m.origin, m.sessions]),
+      [[null, 2], ["box1", 1]],
+    );
+    assertEquals(doc.machines[1].harnesses, [{ harness: "claude", sessions: 1, events: 2 }]);
   } finally {
     ix.cleanup();
   }

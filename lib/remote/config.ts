@@ -45,6 +45,8 @@ export interface SyncState {
   roots?: string[];
   /** How the roots were found: the remote's own `deja sources --json`, or the registry's defaults. */
   discovery?: "deja" | "registry";
+  /** Roots an earlier sync copied that the remote no longer had at the last one (trial 101 F2). */
+  stale?: string[];
 }
 
 /** One remote machine. */

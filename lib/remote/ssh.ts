@@ -186,6 +186,30 @@ export function probe(env: Env, r: Remote, shared?: SharedSsh): Probe {
   return p;
 }
 
+/**
+ * Which of `paths` (remote absolute paths) exist on `r`, in their order: the roots a sync
+ * copies are those the remote has now, not those an earlier copy left in the mirror
+ * (trial 101 F2: stores gone from the remote synced "ok" and were listed as current).
+ *
+ * @throws {DejaError} when ssh fails, with a hint.
+ */
+export function existingPaths(
+  env: Env,
+  r: Remote,
+  paths: readonly string[],
+  shared?: SharedSsh,
+): string[] {
+  if (!paths.length) return [];
+  const script = `for d in ${
+    paths.map(shQuote).join(" ")
+  }; do [ -e "$d" ] && printf '%s\\n' "$d"; done; exit 0`;
+  const argv = [...sshArgv(env, r, shared), r.host, `sh -c ${shQuote(script)}`];
+  const c = runCapture(argv, { env: childEnv(env), timeoutMs: 120_000 });
+  if (c.error || c.code !== 0) throw sshFailure(c, sshCommand(env), r);
+  const there = new Set(c.stdout.split("\n"));
+  return paths.filter((p) => there.has(p));
+}
+
 /** The error for a failed ssh run: not installed, unreachable, refused, or a remote failure. */
 export function sshFailure(
   c: Captured,

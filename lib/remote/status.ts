@@ -29,8 +29,13 @@ export interface RemoteStatus {
   last_ms: number | null;
   /** How its stores were found: `deja` (its own `deja sources`) or `registry`. */
   discovery: string | null;
-  /** Store roots mirrored (remote paths). */
+  /** Store roots the remote had at the last sync, mirrored (remote paths). */
   roots: string[];
+  /**
+   * Roots an earlier sync copied that the remote no longer had at the last one: their copies
+   * (and their sessions) stay, from that earlier sync (trial 101 F2).
+   */
+  stale_roots: string[];
   /** Sessions the index holds from it. */
   sessions: number;
 }
@@ -69,6 +74,7 @@ export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
       last_ms: s?.ms ?? null,
       discovery: s?.discovery ?? null,
       roots: s?.roots ?? [],
+      stale_roots: s?.stale ?? [],
       sessions: counts.get(r.name) ?? 0,
     };
   });

@@ -25,7 +25,15 @@ import { runCapture } from "../shell.ts";
 import { DejaError } from "../../core/errors.ts";
 import { openStore } from "../../core/sqlite_read.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
-import { childEnv, closeShared, openShared, probe, rsyncShell, type SharedSsh } from "./ssh.ts";
+import {
+  childEnv,
+  closeShared,
+  existingPaths,
+  openShared,
+  probe,
+  rsyncShell,
+  type SharedSsh,
+} from "./ssh.ts";
 import { mirrorWants, remoteRoots } from "./mirror.ts";
 
 /** What one sync did. */
@@ -43,8 +51,17 @@ export interface SyncResult {
   ms: number;
   error?: string;
   hint?: string;
-  /** Something rsync could not copy (a file it may not read); the rest was copied. */
+  /**
+   * Something rsync could not copy (a file it may not read), no store found on the remote, or
+   * stores an earlier sync copied that the remote no longer has.
+   */
   warning?: string;
+  /** The remote's home (probed; null when never reached): where its stores were looked for. */
+  home: string | null;
+  /** Every root looked for (remote paths), found or not. */
+  looked: string[];
+  /** Roots an earlier sync copied that the remote no longer has: their copies stay searchable. */
+  stale: string[];
 }
 
 /**
@@ -93,15 +110,24 @@ export async function syncRemote(
     roots: [],
     discovery: null,
     ms: 0,
+    home: null,
+    looked: [],
+    stale: [],
   };
   // One ssh login for the whole sync: the probe opens it, the rsync passes run over it.
   const shared = openShared(env);
   try {
     const p = probe(env, r, shared);
-    const { roots, discovery } = await remoteRoots(p, parsers);
-    out.roots = roots;
+    const found = await remoteRoots(p, parsers);
+    const { discovery } = found;
+    out.home = p.home;
+    out.looked = found.roots;
     out.discovery = discovery;
+    // Only the roots the remote has now are copied and listed (trial 101 F2).
+    const roots = existingPaths(env, r, found.roots, shared);
+    out.roots = roots;
     const mirror = mirrorDir(env, r.name);
+    const before = r.sync?.roots ?? [];
     mkdirSync(mirror, { recursive: true, mode: 0o700 });
     updateRemote(env, r.name, (x) => {
       x.sync = {
@@ -135,11 +161,22 @@ export async function syncRemote(
         }
       }
     }
-    // Only the roots the remote has are kept (rsync skipped the others).
-    out.roots = roots.filter((root) => existsSync(join(mirror, root)));
+    // A root an earlier sync copied and the remote no longer has: its copy stays (and stays
+    // searchable), said as such rather than listed as current (trial 101 F2).
+    out.stale = [...new Set([...before, ...found.roots])]
+      .filter((root) => !roots.includes(root) && existsSync(join(mirror, root))).sort();
     updateRemote(env, r.name, (x) => {
-      if (x.sync) x.sync.roots = out.roots;
+      if (!x.sync) return;
+      x.sync.roots = out.roots;
+      if (out.stale.length) x.sync.stale = out.stale;
+      else delete x.sync.stale;
     });
+    out.warning = missingStores(r, out) ?? out.warning;
+    if (!roots.length) {
+      out.hint = "stores are looked for under the home ssh logs in to and the store variables " +
+        "set there (CODEX_HOME, XDG_DATA_HOME, …), or where the remote's own deja finds them; " +
+        "'deja help remote' says more";
+    }
     out.ok = true;
   } catch (e) {
     out.error = (e as Error).message;
@@ -163,6 +200,38 @@ export async function syncRemote(
     else x.sync.error = out.error ?? out.warning;
   });
   return out;
+}
+
+/** At most this many roots are named in a warning (`--json`'s `looked` lists them all). */
+const NAMED_ROOTS = 4;
+
+/**
+ * The warning for a sync that found no store on the remote, or lost some an earlier sync
+ * copied: what was looked for and under which home, so a wrong HOME or a moved store is
+ * seen (trial 101 F2: "0 files changed … 0 sessions indexed", exit 0, no word of it).
+ */
+export function missingStores(
+  r: Pick<Remote, "host">,
+  res: Pick<SyncResult, "roots" | "looked" | "home" | "stale" | "discovery">,
+): string | undefined {
+  const home = res.home ?? "";
+  const short = (p: string) =>
+    home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p;
+  const named = (list: string[]) =>
+    list.slice(0, NAMED_ROOTS).map(short).join(", ") +
+    (list.length > NAMED_ROOTS ? `, … ${list.length - NAMED_ROOTS} more` : "");
+  const gone = res.stale.length
+    ? `; ${named(res.stale)} ${
+      res.stale.length === 1 ? "is" : "are"
+    } gone from it since an earlier sync (the copy made then stays searchable)`
+    : "";
+  if (res.roots.length) {
+    return gone ? `${r.host} no longer has some stores${gone}` : undefined;
+  }
+  const how = res.discovery === "deja" ? "its deja's 'sources'" : "the registry's default paths";
+  return `no harness store found on ${r.host} (HOME=${home}; looked for ${
+    res.looked.length ? named(res.looked) : "nothing"
+  }, by ${how})${gone}`;
 }
 
 /** `host` as rsync reads it before `:path`: an IPv6 address in brackets (`me@[::1]`). */
