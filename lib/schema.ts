@@ -963,6 +963,22 @@ export const Q = {
     ["harnesses", "harnesses", "project", "project", "since", "since", "limit"],
   ),
   /**
+   * Whether session `session` holds an event timed in `[from, to)` (epoch ms), and whether it
+   * holds a timed event at all (`deja last yesterday`, trial 103 F5: a session whose span only
+   * covered the day was listed for it). Walks the session's events by the session index; a
+   * session of its window stops at its first event.
+   */
+  activeIn: query<
+    { session: number; from: number; to: number },
+    { inside: number; timed: number }
+  >(
+    `SELECT EXISTS (SELECT 1 FROM events INDEXED BY events_session
+        WHERE session_id = ? AND time >= ? AND time < ?) AS inside,
+      EXISTS (SELECT 1 FROM events INDEXED BY events_session
+        WHERE session_id = ? AND time IS NOT NULL) AS timed`,
+    ["session", "from", "to", "session"],
+  ),
+  /**
    * A session's first `limit` user turns (the first prompt describes a session without a
    * title: `deja last`, each search result). The turns are picked by their kind in events_rank
    * and only their rows are read: filtered on the rows, a session of few prompts among
