@@ -36,7 +36,7 @@ export const howCmd: CommandSpec = {
     project: {
       type: "string",
       value: "<text>",
-      description: "only projects whose path contains this",
+      description: "only projects whose path contains this (., ../x: from the current directory)",
     },
     ...JUNK_OPTION,
     limit: { type: "string", value: "<n>", description: "commands to show (default 8)" },
