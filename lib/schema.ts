@@ -882,7 +882,9 @@ export const Q = {
   ),
   /** Command runs holding every word (a JSON array, lower case), in a project (LIKE pattern or null; how). */
   commandRuns: query<{ words: string; project: string | null }, CommandRunRow>(
-    `SELECT ${COMMAND_RUN}
+    // Whether each call got a result (trial 103 F7: `how` said "ran 1 time … exit unknown" of
+    // calls that never finished, where ctx says "no result").
+    `SELECT ${COMMAND_RUN}, ${NO_RESULT} AS no_result
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
       AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')

@@ -45,6 +45,11 @@ export interface HowCommand {
   failed: number;
   /** Runs whose exit status the store does not record and whose output reports no failure. */
   unknown: number;
+  /**
+   * Of the `unknown` runs, calls that got no result at all (the session ended before they
+   * finished): said `no result`, as ctx says it (trial 103 F7).
+   */
+  noResult: number;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
   /**
@@ -238,6 +243,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       ok: 0,
       failed: 0,
       unknown: 0,
+      noResult: 0,
       lastExit: null,
       lastFacts: null,
       ids: new Set<number>(),
@@ -255,9 +261,11 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       output: (r.output as string | null) ?? null,
       command: String(r.command),
       head: (r.head as string | null) ?? null,
+      no_result: r.no_result ?? 0,
     });
     const outcome = outcomeOf(facts);
     c[outcome]++; // the three outcomes are the three counts
+    if (facts.noResult && outcome === "unknown") c.noResult++;
     // The latest run by a dated time; an undated session's only when no run has one.
     const fromFile = Number(r.time_from_file ?? 0);
     const rank = timeRank(time, fromFile === SHARED_FILE);
