@@ -202,7 +202,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     trace(`command ${cmd.name} loaded`);
     let args;
     try {
-      args = parse(cmd, argv, io.env.home);
+      args = parse(cmd, argv, io.env.home, io.cwd);
     } catch (e) {
       // Words that did not fit (`deja last deployed to railway`), or an option the command
       // lacks (`deja show me the flask server --harness claude`): a question is searched.
@@ -316,7 +316,7 @@ async function searchQuestion(
   // option the search does not take either stops here, before the note.
   const options = optionArgs(cmd, argv, search);
   try {
-    parse(search, options, io.env.home);
+    parse(search, options, io.env.home, io.cwd);
   } catch (e) {
     if (!(e instanceof DejaError) || !/^Unknown option/i.test(e.message)) throw e;
     // The command may take the option and not the words (trial 16: `deja forget --dry-run

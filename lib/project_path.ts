@@ -9,6 +9,7 @@
  */
 
 import { DejaError } from "../core/errors.ts";
+import { absolutePath } from "../core/paths.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
 import type { Store } from "./store.ts";
 
@@ -40,14 +41,17 @@ export const NORMALIZE_PROJECTS_SQL =
 /**
  * A `--project` text as the user meant it: a leading `~` (`~`, `~/x`, `~\x`) is
  * `home`, as deja prints a project under the home directory (core/text.ts `tilde`)
- * and a quoted `'~/x'` reaches deja unexpanded; trailing separators are dropped
- * (`~/proj/x/` names `~/proj/x`, which the index keeps without one) except on a
- * root (`/`, `C:\`). Anything else is kept as typed.
+ * and a quoted `'~/x'` reaches deja unexpanded; a path relative to the current
+ * directory (`.`, `..`, `./x`, `../x`) is made absolute against `cwd` when given;
+ * trailing separators are dropped (`~/proj/x/` names `~/proj/x`, which the index
+ * keeps without one) except on a root (`/`, `C:\`). Anything else (a bare name,
+ * `app/api`) is kept as typed.
  *
  * @throws {DejaError} (exit 2) when the text is longer than {@link MAX_LIKE_TEXT}.
  * @example projectArg("~/proj/x/", "/home/u") === "/home/u/proj/x"
+ * @example projectArg("../x", "/home/u", "/home/u/proj/y") === "/home/u/proj/x"
  */
-export function projectArg(text: string, home: string): string {
+export function projectArg(text: string, home: string, cwd = ""): string {
   if (overLikeBound(text)) {
     throw new DejaError(
       `the --project value is longer than ${MAX_LIKE_TEXT} characters`,
@@ -55,8 +59,12 @@ export function projectArg(text: string, home: string): string {
       2,
     );
   }
+  // Trial 103 F3: `--project .` and `--project ../x` were matched as text, so the
+  // current directory's sessions were "no session … in project .".
   const full = home && /^~(?:[\\/]|$)/.test(text)
     ? home.replace(/[\\/]+$/, "") + text.slice(1)
+    : cwd && RELATIVE.test(text)
+    ? absolutePath(text, cwd)
     : text;
   const root = /^(?:[A-Za-z]:)?[\\/]/.exec(full)?.[0] ?? "";
   const rest = full.slice(root.length).replace(/[\\/]+$/, "");
@@ -99,6 +107,9 @@ export function projectHolds(project: string | null | undefined, text: string): 
 export function projectKey(p: string): string {
   return p.replaceAll("\\", "/");
 }
+
+/** A path relative to the current directory as typed: `.`, `..`, `./x`, `../x` (either separator). */
+const RELATIVE = /^\.\.?(?:[\\/]|$)/;
 
 /** An absolute path, POSIX or Windows (a name `deja remember --project ops` kept is not). */
 const ABSOLUTE = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;

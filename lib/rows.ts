@@ -140,10 +140,12 @@ export interface CommandRunRow {
   head?: string | null;
   /** The call id linking it to its result (null when the store has none). */
   call_id?: string | null;
+  /** 1 when the call has no tool result at all (`how`'s rows; lib/schema.ts `NO_RESULT`). */
+  no_result?: number;
 }
 
 /** A command of one session in order, with its event's position. */
-export type CommandAtRow = Omit<CommandRunRow, "session_id"> & {
+export type CommandAtRow = Omit<CommandRunRow, "session_id" | "no_result"> & {
   event_id: number;
   call_id: string | null;
   seq: number;

@@ -882,7 +882,9 @@ export const Q = {
   ),
   /** Command runs holding every word (a JSON array, lower case), in a project (LIKE pattern or null; how). */
   commandRuns: query<{ words: string; project: string | null }, CommandRunRow>(
-    `SELECT ${COMMAND_RUN}
+    // Whether each call got a result (trial 103 F7: `how` said "ran 1 time … exit unknown" of
+    // calls that never finished, where ctx says "no result").
+    `SELECT ${COMMAND_RUN}, ${NO_RESULT} AS no_result
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
       AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')
@@ -961,6 +963,22 @@ export const Q = {
       AND (? IS NULL OR ${UNDATED} OR COALESCE(updated, started, 0) >= ?)
     ORDER BY ${UNDATED}, COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
     ["harnesses", "harnesses", "project", "project", "since", "since", "limit"],
+  ),
+  /**
+   * Whether session `session` holds an event timed in `[from, to)` (epoch ms), and whether it
+   * holds a timed event at all (`deja last yesterday`, trial 103 F5: a session whose span only
+   * covered the day was listed for it). Walks the session's events by the session index; a
+   * session of its window stops at its first event.
+   */
+  activeIn: query<
+    { session: number; from: number; to: number },
+    { inside: number; timed: number }
+  >(
+    `SELECT EXISTS (SELECT 1 FROM events INDEXED BY events_session
+        WHERE session_id = ? AND time >= ? AND time < ?) AS inside,
+      EXISTS (SELECT 1 FROM events INDEXED BY events_session
+        WHERE session_id = ? AND time IS NOT NULL) AS timed`,
+    ["session", "from", "to", "session"],
   ),
   /**
    * A session's first `limit` user turns (the first prompt describes a session without a

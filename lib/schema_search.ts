@@ -151,6 +151,16 @@ export const SEARCH_Q = {
     WHERE events_fts MATCH ?`,
     ["match"],
   ),
+  /**
+   * The sessions of events matching `match` (FTS5), unranked, at most `limit` rows: read until
+   * one is not listed (a word's other forms, lib/search/ladder.ts `unreadForms`).
+   */
+  matchSessions: query<{ match: string; limit: number }, { session_id: number }>(
+    `SELECT e.session_id AS session_id FROM events_fts
+    JOIN events e INDEXED BY events_rank ON e.id = events_fts.rowid
+    WHERE events_fts MATCH ? LIMIT ?`,
+    ["match", "limit"],
+  ),
   /** The best `limit` events matching `match`, ranked in FTS5 first (lib/search/retrieve.ts). */
   topRows: query<{ match: string; limit: number }, MatchRow>(
     `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,

@@ -4,7 +4,7 @@
  * word lists echoed back, search hints that could not be run as printed, and
  * `last <words>` / `show <words>` that never offered to search. Each failed before its fix.
  */
-import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
 import { indexSessions } from "./_memory.ts";
 import { runMain, withVars } from "./_cli_io.ts";
 
@@ -109,11 +109,17 @@ Deno.test("last and show with plain words offer to search them", async () => {
       const r = await run(args);
       assertStringIncludes(r.err, `to search these words: deja search ${args.join(" ")}`);
     }
-    // A window's words are that window's sessions (trial 16), named as typed.
-    const week = await run(["last", "week"]);
-    assertStringIncludes(
+    // A window's words are that window's sessions (trial 16), named as typed, with their days
+    // (trial 103 F1); `week` alone is the past week.
+    const week = await run(["last", "last", "week"]);
+    assertMatch(
       week.err,
-      "no session in the index matches last week; without 'last week'",
+      /no session in the index matches last week \(Mon [\d-]+ to Sun [\d-]+\); without 'last week'/,
+    );
+    const past = await run(["last", "week"]);
+    assertMatch(
+      past.err,
+      /no session in the index matches past week \(since \w{3} [\d-]+ [\d:]+\)/,
     );
     // Prose that does not fit is searched (tests/cli_words_test.ts).
     const prose = await run(["last", "fix", "for", "docker"]);

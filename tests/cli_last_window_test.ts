@@ -22,16 +22,22 @@ const OLDER = "bbbb0000-1111-4222-8333-444455556666";
 const NOW = "cccc0000-1111-4222-8333-444455556666";
 const OLDER_AT = at(-3, 10);
 
-Deno.test("deja last month lists the sessions of last month alone", async () => {
+Deno.test("deja last last month lists the sessions of last month alone, deja last month the past 30 days", async () => {
   const ix = await indexSessions([
     spec(PREV, at(-1, 10)),
     spec(OLDER, at(-3, 10)),
     spec(NOW, new Date(Date.now() - 60_000).toISOString()),
   ]);
   try {
-    const r = await runMain(ix.env, ["last", "month", "--json"]);
+    const r = await runMain(ix.env, ["last", "last", "month", "--json"]);
     assertEquals(r.code, 0, r.err);
     assertEquals(JSON.parse(r.out).sessions.map((s: { id: string }) => s.id), [PREV]);
+    // `month` alone is the past 30 days, up to now (trial 103 F1: the calendar's last month).
+    const past = await runMain(ix.env, ["last", "month", "--json"]);
+    assertEquals(past.code, 0, past.err);
+    const ids = JSON.parse(past.out).sessions.map((s: { id: string }) => s.id);
+    assertEquals([ids[0], ids.includes(OLDER)], [NOW, false]);
+    assertEquals(JSON.parse(past.out).time.words, "past month");
     const year = await runMain(ix.env, ["last", "--json"]);
     assertEquals(JSON.parse(year.out).sessions.length, 3);
     const both = await runMain(ix.env, ["last", "month", "--since", "2d"]);
@@ -117,7 +123,11 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
     // Trial 18b: the hint offered `deja in <month>`, which is no `last` command.
     assertStringIncludes(two.err, `give one: 'deja last in ${month}' or 'deja last --since 2d'`);
     const yesterday = await runMain(ix.env, ["last", "yesterday"]);
-    assertStringIncludes(yesterday.err, "no session in the index matches yesterday;");
+    // With its day (trial 103 F1: the "no session" line named no days).
+    assertMatch(
+      yesterday.err,
+      /no session in the index matches yesterday \(\w{3} \d{4}-\d\d-\d\d\);/,
+    );
     const cut = await runMain(ix.env, ["last", "--since", month, "2025"]);
     assertEquals(cut.code, 2, cut.err);
     assertStringIncludes(cut.err, `quote the words: deja last --since '${month} 2025'`);
@@ -142,7 +152,7 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
 Deno.test("deja last week says which days it listed (trial 17)", async () => {
   const ix = await indexSessions([spec(PREV, at(-1, 10)), spec(NOW, new Date().toISOString())]);
   try {
-    const r = await runMain(ix.env, ["last", "month"]);
+    const r = await runMain(ix.env, ["last", "last", "month"]);
     assertEquals(r.code, 0, r.err);
     const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
     const end = new Date(now.getFullYear(), now.getMonth(), 0);
@@ -157,7 +167,7 @@ Deno.test("deja last week says which days it listed (trial 17)", async () => {
     const past = await runMain(ix.env, ["last", "3", "days"]);
     assertMatch(past.err, /last 3 days: since \w{3} \d{4}-\d\d-\d\d( \d\d:\d\d)?\n/);
     // Scripts read the window from --json; stderr stays quiet there.
-    const json = await runMain(ix.env, ["last", "month", "--json"]);
+    const json = await runMain(ix.env, ["last", "last", "month", "--json"]);
     assertEquals(json.err.includes("last month:"), false);
   } finally {
     ix.cleanup();
@@ -268,6 +278,99 @@ Deno.test("deja last offers no search with a --limit the search would refuse", a
     assert(!zero.err.includes("--limit 0"), zero.err);
     const five = await runMain(ix.env, ["last", "5", "docker"]);
     assertStringIncludes(five.err, "deja search docker --limit 5");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("deja last week is the past 7 days; last week typed is the calendar's, and its empty answer names its days and the past week (trial 103 F1)", async () => {
+  // Trial 103 F1: `deja last week` on a Sunday was Monday to Sunday of the week before, and said
+  // "no session matches last week" while five sessions ran in the past 7 days, two of them today.
+  const { windowDays, lastWindow } = await import("../lib/cli/last_window.ts");
+  const day = 86400e3;
+  const ix = await indexSessions([
+    spec(NOW, new Date(Date.now() - 300_000).toISOString()),
+    spec(PREV, new Date(Date.now() - 6 * day).toISOString()),
+    spec(OLDER, new Date(Date.now() - 8 * day).toISOString()),
+  ]);
+  try {
+    const week = await runMain(ix.env, ["last", "week", "--json"]);
+    assertEquals(week.code, 0, week.err);
+    const doc = JSON.parse(week.out);
+    assertEquals(doc.sessions.map((s: { id: string }) => s.id), [NOW, PREV]);
+    assertEquals(doc.time.words, "past week");
+    const text = await runMain(ix.env, ["last", "week"]);
+    assertMatch(text.err, /^past week: since \w{3} \d{4}-\d\d-\d\d \d\d:\d\d\n/);
+  } finally {
+    ix.cleanup();
+  }
+  // Today's session alone: the calendar's last week holds none.
+  const today = await indexSessions([spec(NOW, new Date(Date.now() - 300_000).toISOString())]);
+  try {
+    const r = await runMain(today.env, ["last", "last", "week"]);
+    assertEquals(r.code, 1, r.err);
+    const days = windowDays(lastWindow(["last", "week"])!.hint, Date.now());
+    assertMatch(days, /^Mon \d{4}-\d\d-\d\d to Sun \d{4}-\d\d-\d\d$/);
+    assertStringIncludes(r.err, `no session in the index matches last week (${days});`);
+    assertStringIncludes(
+      r.err,
+      "hint: 'deja last week' counts back from now: the past week holds 1 session\n",
+    );
+  } finally {
+    today.cleanup();
+  }
+});
+
+Deno.test("deja last reads week and month alone as back from now, a count before them as the count (trial 103 F1, F2)", async () => {
+  const { lastWindow, rollingFor } = await import("../lib/cli/last_window.ts");
+  const now = new Date(2026, 11, 6, 21, 30).getTime(); // a Sunday
+  const day = 86400e3;
+  const w = (text: string) => lastWindow(text.split(" "), now);
+  const of = (text: string) => {
+    const r = w(text);
+    return r && [r.hint.from, r.hint.to, r.phrase, r.n];
+  };
+  assertEquals(of("week"), [now - 7 * day, now + 1, "past week", undefined]);
+  assertEquals(of("month"), [now - 30 * day, now + 1, "past month", undefined]);
+  assertEquals(of("day"), [now - day, now + 1, "past day", undefined]);
+  // Trial 103 F2: `deja last 50 week` read 50 weeks and listed 10.
+  assertEquals(of("50 week"), [now - 7 * day, now + 1, "past week", 50]);
+  assertEquals(of("5 month")?.[3], 5);
+  // A span in the plural, or of one, is a span.
+  assertEquals(of("2 weeks"), [now - 14 * day, now + 1, "last 2 weeks", undefined]);
+  assertEquals(of("1 week")?.slice(0, 2), [now - 7 * day, now + 1]);
+  // The calendar's, as typed, with the form back from now for its hint.
+  const cal = w("last week")!;
+  assertEquals([cal.hint.from, cal.hint.to], [
+    new Date(2026, 10, 23).getTime(),
+    new Date(2026, 10, 30).getTime(),
+  ]);
+  assertEquals(w("this week")?.hint.from, new Date(2026, 10, 30).getTime());
+  const rolling = rollingFor(cal.hint, now);
+  assertEquals([rolling?.command, rolling?.hint.from], ["deja last week", now - 7 * day]);
+  assertEquals(rollingFor(w("this month")!.hint, now)?.command, "deja last month");
+  assertEquals(rollingFor(w("in march")!.hint, now), undefined);
+  assertEquals(rollingFor(w("week")!.hint, now), undefined);
+});
+
+Deno.test("deja last 2 week lists 2 of the past week, not the past 2 weeks (trial 103 F2)", async () => {
+  const day = 86400e3;
+  const ix = await indexSessions([
+    spec(NOW, new Date(Date.now() - 300_000).toISOString()),
+    spec(PREV, new Date(Date.now() - 2 * day).toISOString()),
+    spec("dddd0000-1111-4222-8333-444455556666", new Date(Date.now() - 3 * day).toISOString()),
+    spec(OLDER, new Date(Date.now() - 10 * day).toISOString()),
+  ]);
+  try {
+    const r = await runMain(ix.env, ["last", "2", "week", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const doc = JSON.parse(r.out);
+    assertEquals([doc.sessions.map((s: { id: string }) => s.id), doc.total], [[NOW, PREV], 3]);
+    assertEquals(doc.time.words, "past week");
+    // Said with --limit, the same.
+    const limit = await runMain(ix.env, ["last", "--limit", "2", "week", "--json"]);
+    const same = JSON.parse(limit.out);
+    assertEquals([same.sessions, same.total, same.time.words], [doc.sessions, 3, "past week"]);
   } finally {
     ix.cleanup();
   }

@@ -79,3 +79,37 @@ Deno.test("view --out --project takes ~/... and a Windows path with forward slas
     ix.cleanup();
   }
 });
+
+Deno.test("--project ., ../x and ./x are read against the current directory; a bare name is text (trial 103 F3)", async () => {
+  // Trial 103 F3: `deja last --project .` in a project's folder said "no session in the
+  // index matches in project ." (the text `.` looked for in the paths), exit 1.
+  const { ix, env } = await fixture();
+  const other = `${HOME}/proj/other`;
+  try {
+    for (
+      const [project, cwd] of [
+        [".", `${HOME}/proj/crush-k3s`],
+        ["./", `${HOME}/proj/crush-k3s`],
+        ["../crush-k3s", other],
+        ["./crush-k3s", `${HOME}/proj`],
+        ["..", `${HOME}/proj/crush-k3s/src`],
+      ]
+    ) {
+      const last = await runMain(env, ["last", "--project", project, "--json"], "", cwd);
+      assertEquals(last.code, 0, `last --project ${project} in ${cwd}: ${last.err}`);
+      assertEquals(JSON.parse(last.out).sessions.length, 1, `last --project ${project}`);
+      const search = await runMain(env, ["kubectl", "--project", project, "--json"], "", cwd);
+      assertEquals(search.code, 0, `search --project ${project} in ${cwd}: ${search.err}`);
+      assertStringIncludes(search.out, "crush-k3s");
+    }
+    // Elsewhere, `.` is that folder, and the message names it as a path.
+    const none = await runMain(env, ["last", "--project", "."], "", other);
+    assertEquals(none.code, 1, none.err);
+    assertStringIncludes(none.err, `in project ${other}`);
+    // A bare name keeps its meaning: text anywhere in the path, wherever deja runs.
+    const bare = await runMain(env, ["last", "--project", "crush-k3s", "--json"], "", other);
+    assertEquals(JSON.parse(bare.out).sessions.length, 1, bare.err);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -236,6 +236,36 @@ Deno.test("a word typed alone whose exact matches fill the list names the forms 
   }
 });
 
+Deno.test("a word typed alone names no form left unread that only the sessions listed hold (trial 103 F10)", async () => {
+  // Trial 103 F10: `deja search README` said "its other forms (readmes) were not looked for",
+  // where the one session saying `READMEs` was listed (it says `README` too).
+  const exact: MemSession[] = [
+    { id: "s-a", events: [["user", "update the readme"]] },
+    { id: "s-b", events: [["user", "read the READMEs and the readme of the api"]] },
+    { id: "s-c", events: [["user", "the readme links are broken"]] },
+  ];
+  const forms = async (history: MemSession[]) => {
+    const ix = await memIndex(history);
+    try {
+      const doc = JSON.parse(
+        (await runMain(ix.env, ["search", "readme", "--limit", "3", "--json"])).out,
+      );
+      assertEquals(doc.results.map((r: { id: string }) => r.id).sort(), ["s-a", "s-b", "s-c"]);
+      const text = await runMain(ix.env, ["search", "readme", "--limit", "3"]);
+      return [doc.forms_unread, text.err.includes("its other forms (readmes) were not looked for")];
+    } finally {
+      ix.cleanup();
+    }
+  };
+  // Only s-b, listed, says `readmes`: reading the form adds no session, so it is not named.
+  assertEquals(await forms(exact), [[], false]);
+  // A session not listed holds it: named, text and JSON alike.
+  assertEquals(await forms([...exact, { id: "s-d", events: [["user", "merge the readmes"]] }]), [
+    ["readmes"],
+    true,
+  ]);
+});
+
 Deno.test("a word typed alone ranks its exact matches alike whether its forms were read or not", async () => {
   // Trial 78 F6: `deja error --limit 18` listed a session 18th, `--limit 19` (the forms read)
   // 4th, ranked by `errors` it also held; and said the forms were unread while listing them.

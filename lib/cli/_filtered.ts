@@ -14,6 +14,11 @@ export interface FilterUsed {
   value: string;
   /** `--since` given as a window's words (`deja last month`): named by them, not the flag. */
   phrase?: boolean;
+  /**
+   * The days those words named (`Mon 2026-11-23 to Sun 2026-11-29`), said after them where
+   * nothing matched (trial 103 F1: "no session matches last week" read as the past 7 days).
+   */
+  range?: string;
 }
 
 /** What the filters left out (`search --json` `filtered_out`). */
@@ -60,6 +65,11 @@ export function inPhrase(words: string): string {
     : `in ${words}`;
 }
 
+/** A window's words as the place of a "matches …" line, with their days when known. */
+export function phraseShown(x: FilterUsed): string {
+  return `${inPhrase(x.value)}${x.range ? ` (${x.range})` : ""}`;
+}
+
 /**
  * The "nothing matched" message and its hint: with the filters named when there
  * were any, and the count without them when that finds something.
@@ -83,7 +93,7 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--session": "in session",
     "--model": "with model",
   };
-  const where = f.filters.map((x) => x.phrase ? inPhrase(x.value) : `${words[x.flag]} ${x.value}`)
+  const where = f.filters.map((x) => x.phrase ? phraseShown(x) : `${words[x.flag]} ${x.value}`)
     .join(", ");
   const flags = f.filters.map((x) => x.phrase ? `'${x.value}'` : x.flag).join(" and ");
   if (!f.without) return `${head} ${where} (nor without ${flags})\n`;

@@ -31,7 +31,7 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   project: {
     type: "string",
     value: "<text>",
-    description: "only projects whose path contains this",
+    description: "only projects whose path contains this (., ../x: from the current directory)",
   },
   from: {
     type: "string",

@@ -66,7 +66,8 @@ export const forgetCmd: CommandSpec = {
     project: {
       type: "string",
       value: "<text>",
-      description: "sessions whose project path contains this",
+      description:
+        "sessions whose project path contains this (., ../x: from the current directory)",
     },
     before: {
       type: "string",

@@ -36,7 +36,7 @@ export const howCmd: CommandSpec = {
     project: {
       type: "string",
       value: "<text>",
-      description: "only projects whose path contains this",
+      description: "only projects whose path contains this (., ../x: from the current directory)",
     },
     ...JUNK_OPTION,
     limit: { type: "string", value: "<n>", description: "commands to show (default 8)" },
@@ -99,12 +99,13 @@ export function howJson(r: HowResult): Record<string, unknown> {
     total_here: r.totalHere,
     // Snake_case like every other document (docs/json-output.md): `last_exit` alone.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
-    commands: r.commands.map(({ latest, timeFromFile, lastExit, lastStatus, ...c }) => ({
+    commands: r.commands.map(({ latest, timeFromFile, lastExit, lastStatus, noResult, ...c }) => ({
       ...c,
       last: isoTime(c.last),
       time_from_file: timeFromFile,
       last_exit: lastExit,
       last_status: lastStatus,
+      no_result: noResult,
       harness: latest.harness,
       session: latest.session,
       short_id: latest.ref,
@@ -151,10 +152,13 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
       ? h.lastStatus
       : outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t) +
         (said ? c.dim(` (the last: ${h.lastStatus})`) : "");
+    // Calls none of which got a result were made, not run (trial 103 F7: "ran 1 time … runs:
+    // 1 exit unknown" of a call that never finished).
+    const verb = h.noResult === h.runs ? "called" : "ran";
     out.push(
       ...commandLines(h.text, 160).map((l) => c.bold(l)),
       c.dim(
-        `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
+        `  ${verb} ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
           h.sessions === 1 ? "" : "s"
         }, last ${fmtSessionTime(h.last, h)} in `,
       ) + c.cyan(h.latest.ref) + c.dim("; runs: ") + mix,

@@ -345,3 +345,54 @@ Deno.test("how of symbols alone says it has nothing to look for", async () => {
     ix.cleanup();
   }
 });
+
+Deno.test("how says 'no result' of a call that never got one, as ctx does, not 'ran … exit unknown' (trial 103 F7)", async () => {
+  // Trial 103 F7: a Crush session ending on its `git stash` call, and a Codex call with no
+  // output, were "ran 1 time …; runs: 1 exit unknown".
+  const ix = await indexSessions([
+    {
+      id: "40770000-3333-4222-8333-444455556666",
+      cwd: "/w/k",
+      start: "2026-11-03T10:00:00Z",
+      turns: [{ user: "stash it" }, { bash: "git stash", out: null }],
+    },
+    {
+      id: "40770000-4444-4222-8333-444455556666",
+      cwd: "/w/k",
+      start: "2026-11-04T10:00:00Z",
+      turns: [
+        { user: "look" },
+        { bash: "git stash list", out: "stash@{0}: WIP", clean: true },
+        { bash: "git stash list", out: null },
+      ],
+    },
+  ]);
+  try {
+    const run = async (json: boolean, ...words: string[]) => {
+      const pipe = captureIO(ix.env, false);
+      assertEquals(await howCmd.run({ values: { json }, positionals: words }, pipe.io), 0);
+      return pipe.out();
+    };
+    const text = await run(false, "git", "stash");
+    assertStringIncludes(
+      text,
+      "git stash list\n  ran 2 times in 1 session, last 2026-11-04 10:03 in 40770000-444; runs: 1 ok, 1 no result\n",
+    );
+    assertStringIncludes(
+      text,
+      "git stash\n  called 1 time in 1 session, last 2026-11-03 10:02 in 40770000-333; runs: 1 no result\n",
+    );
+    assert(!text.includes("exit unknown"), text);
+    const doc = JSON.parse(await run(true, "git", "stash"));
+    assertEquals(
+      doc.commands.map((c: Record<string, unknown>) => [c.command, c.unknown, c.no_result]),
+      [["git stash list", 1, 1], ["git stash", 1, 1]],
+    );
+    assertEquals(doc.commands[1].last_status, "no result");
+    const mcp = howAnswer(ix.store, "git stash", {});
+    assertStringIncludes(mcp, "runs: 1 no result");
+    assert(!mcp.includes("exit unknown"), mcp);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -34,7 +34,7 @@ import {
   undatedHint,
   withStore,
 } from "./_memory.ts";
-import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
+import { filteredText, filtersUsed, type FilterUsed, phraseShown } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
 import {
   monthWithoutYear,
@@ -44,15 +44,27 @@ import {
   yearsBefore,
 } from "../search/timewords.ts";
 import { parseSince } from "../query.ts";
-import { lastWindow, windowLine } from "./last_window.ts";
+import { lastWindow, rollingFor, windowDays, windowLine } from "./last_window.ts";
 
 export { lastWindow, windowLine } from "./last_window.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "last [n | --limit <n>] [week | 30 days | in march | yesterday | jan 13th …] " +
-    "[--harness <id>] [--project <text>] [--since <30d|date>] [--model <text>] [--junk] [--json]",
+  usage: "last [n | --limit <n>] [week | 30 days | this week | last week | in march | " +
+    "yesterday | jan 13th …] [--harness <id>] [--project <text>] [--since <30d|date>] " +
+    "[--model <text>] [--junk] [--json]",
+  // What each form of time words means (trial 103 F1: `week` was read as the calendar week
+  // before this one, and the help said nothing of it).
+  details: [
+    "Time words after 'last' (local time; each prints the days it covers):",
+    "  week, month, year, 2 weeks, 30 days   back from now: the past 7, 30, 365, 14, 30 days",
+    "  5 week, 20 month                      a count first: the newest 5 of the past week",
+    "  this week, this month, this year      the calendar's, from Monday (the 1st) up to now",
+    "  last week, last month, last year      the calendar's one before this (a week: Monday to Sunday)",
+    "  yesterday, jan 13th, in march, 2025   those days; since march, until friday: from, up to",
+    "A session is listed for a window with an end when one of its events falls in it.",
+  ].join("\n"),
   maxPositionals: 1,
   // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).
   // A month's day it has not (`feb 30`) fits too, to be refused by name.
@@ -107,6 +119,11 @@ export interface LastData {
    * before whose same days hold some, and how many ({@link earlierYear}).
    */
   earlier?: { year: number; sessions: number };
+  /**
+   * When a calendar week, month or year named (`last week`) held none: the command that counts
+   * the same unit back from now, and how many sessions it lists (trial 103 F1).
+   */
+  rolling?: { command: string; words: string; sessions: number };
 }
 
 /**
@@ -205,8 +222,13 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
   };
 }
 
-/** The `n` most recent sessions the filter lets through. */
-export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd">): LastData {
+/** The `n` most recent sessions the filter lets through (`now`: epoch ms, for the rolling hint). */
+export function lastData(
+  store: Store,
+  args: LastArgs,
+  io: Pick<IO, "env" | "cwd">,
+  now = Date.now(),
+): LastData {
   const { sessions, hidden, undated, total } = lastSessions(store, {
     limit: args.n,
     harness: args.filter.harness,
@@ -233,6 +255,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
   };
   const without = sessions.length || !filtersOf(args).length ? 0 : unfiltered();
   const earlier = sessions.length || hidden ? undefined : earlierYear(store, args, io);
+  const rolling = sessions.length ? undefined : rollingCount(store, args, io, now);
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
@@ -240,7 +263,32 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     without,
     ...(total !== undefined ? { total } : {}),
     ...(earlier ? { earlier } : {}),
+    ...(rolling ? { rolling } : {}),
   };
+}
+
+/**
+ * For a calendar week, month or year (`last week`, `this month`) that holds no session: how
+ * many the same unit back from now holds under the same filters, when any (trial 103 F1:
+ * `deja last week` on a Sunday said "no session" while five ran in the past 7 days).
+ */
+function rollingCount(
+  store: Store,
+  args: LastArgs,
+  io: Pick<IO, "env" | "cwd">,
+  now: number,
+): LastData["rolling"] {
+  const r = args.window && rollingFor(args.window, now);
+  if (!r) return undefined;
+  const { total } = lastSessions(store, {
+    limit: 1,
+    harness: args.filter.harness,
+    project: args.filter.project,
+    since: r.hint.from,
+    hidden: hiddenOf(store, args.filter, io),
+    count: true,
+  });
+  return total ? { command: r.command, words: r.hint.words, sessions: total } : undefined;
 }
 
 /**
@@ -331,7 +379,7 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
  */
 export function hiddenOnlyText(
   hidden: number,
-  filters: Array<{ flag: string; value: string; phrase?: boolean }>,
+  filters: FilterUsed[],
 ): string {
   const words: Record<string, string> = {
     "--harness": "in harness",
@@ -339,7 +387,7 @@ export function hiddenOnlyText(
     "--since": "since",
   };
   const where = filters.map((x) =>
-    ` ${x.phrase ? inPhrase(x.value) : `${words[x.flag] ?? x.flag} ${x.value}`}`
+    ` ${x.phrase ? phraseShown(x) : `${words[x.flag] ?? x.flag} ${x.value}`}`
   )
     .join(",");
   const them = hidden === 1 ? "it is" : `all ${hidden} are`;
@@ -349,12 +397,18 @@ export function hiddenOnlyText(
     `hint: --junk shows the throwaway ones\n`;
 }
 
-/** The filters `deja last` was given, `--since` with them. */
-function filtersOf(args: LastArgs) {
+/**
+ * The filters `deja last` was given, `--since` with them; a window's words with the days they
+ * named (trial 103 F1: "no session matches last week" said nothing of which week).
+ */
+function filtersOf(args: LastArgs, now = Date.now()) {
   const used = filtersUsed({ ...args.filter, since: args.sinceText });
+  const w = args.window;
   return args.until === undefined
     ? used
-    : used.map((f) => f.flag === "--since" ? { ...f, phrase: true } : f);
+    : used.map((f) =>
+      f.flag === "--since" ? { ...f, phrase: true, ...(w ? { range: windowDays(w, now) } : {}) } : f
+    );
 }
 
 function runLast(a: Args, io: IO): number {
@@ -403,6 +457,14 @@ function showLast(args: LastArgs, io: IO): number {
         `hint: the same days of ${year} hold ${
           plural(sessions, "session")
         }: deja last ${args.window.words.trim()} ${year}\n`,
+      );
+    }
+    if (d.rolling) {
+      const { command, words, sessions } = d.rolling;
+      io.err(
+        `hint: '${command}' counts back from now: the ${words} holds ${
+          plural(sessions, "session")
+        }\n`,
       );
     }
     undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);

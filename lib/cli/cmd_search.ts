@@ -22,7 +22,7 @@ import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { unreadForms } from "../search/ladder.ts";
 import { TermStats } from "../search/expand.ts";
 import { Q } from "../schema.ts";
-import { searchHiding } from "../search/sessions.ts";
+import { searchHiding, SessionCache } from "../search/sessions.ts";
 import { shQuote } from "../shell.ts";
 import { changedFiles } from "../search/changed.ts";
 import { embedConfig } from "../embeddings/config.ts";
@@ -190,7 +190,12 @@ function formsLeft(store: Store, args: SearchArgs, res: SearchResult): { formsUn
   if (args.regex || res.tier !== "exact" || res.results.length < args.limit || res.formsFollow) {
     return {};
   }
-  const forms = unreadForms(new TermStats(store), parseQuery(args.query));
+  // Only forms a session not listed holds (trial 103 F10: named a form only a listed one held).
+  const cache = new SessionCache(store);
+  const forms = unreadForms(new TermStats(store), parseQuery(args.query), {
+    ids: new Set(res.results.map((r) => r.rowid)),
+    rootOf: (id) => cache.root(id),
+  });
   return forms?.length ? { formsUnread: forms } : {};
 }
 

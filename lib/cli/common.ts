@@ -125,11 +125,12 @@ function optionsOf(cmd: Command): Record<string, OptionSpec> {
 
 /**
  * Parses argv for `cmd`. A `--project` value naming the home directory as `~`
- * (as deja prints it) is read against `home` ({@link projectArg}), for every command.
+ * (as deja prints it) is read against `home`, one relative to the current directory
+ * (`.`, `../x`) against `cwd` ({@link projectArg}), for every command.
  *
  * @throws {DejaError} (exit 2) naming the unknown option or the missing value.
  */
-export function parse(cmd: Command, argv: string[], home = ""): Args {
+export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
   const options: Record<
     string,
     { type: "string" | "boolean"; short?: string; multiple?: boolean }
@@ -190,7 +191,9 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       );
     }
     refuseEmpty(cmd, values);
-    if (typeof values.project === "string") values.project = projectArg(values.project, home);
+    if (typeof values.project === "string") {
+      values.project = projectArg(values.project, home, cwd);
+    }
     return { values: values as Args["values"], positionals };
   } catch (e) {
     if (e instanceof DejaError) throw e;

@@ -11,16 +11,19 @@ import { parseSince, SPAN, timeOnly } from "../query.ts";
 import { wholeNumber } from "./common.ts";
 
 /**
- * The window `deja last`'s words name, with a count before it when one was given: `week`,
- * `30 days`, `march` (as `last …`), `yesterday`, `jan 13th`, `in march`, `until friday` (as
- * typed), `5 in march`, `3 last week` (trial 18a: `yesterday`, `jan 13th`, `in march` were
- * refused or searched, `5 in march` searched the word `5`). Undefined when they name none.
+ * The window `deja last`'s words name, with a count before it when one was given: `week`
+ * (the past 7 days, {@link pastUnit}), `30 days`, `march` (as `last …`), `yesterday`, `jan
+ * 13th`, `in march`, `until friday`, `last week` (the calendar's, as typed), `5 in march`,
+ * `3 last week` (trial 18a: `yesterday`, `jan 13th`, `in march` were refused or searched, `5
+ * in march` searched the word `5`). Undefined when they name none.
  */
 export function lastWindow(
   words: readonly string[],
   now = Date.now(),
 ): { hint: TimeHint; phrase: string; n?: number } | undefined {
   if (!words.length) return undefined;
+  const past = pastUnit(words, now);
+  if (past) return past;
   const read = (ws: readonly string[]) => {
     const text = ws.join(" ");
     const last = timeOnly(`last ${text}`, now);
@@ -58,6 +61,41 @@ export function lastWindow(
 }
 
 /**
+ * A unit alone (`week`, `month`), or after a count of sessions (`50 week`): the past one, back
+ * from now, as `deja last 7 days` reads it (trial 103 F1: `deja last week` was the calendar week
+ * before this one, and on a Sunday said "no session" while five ran in the last 7 days; F2:
+ * `deja last 50 week` read 50 weeks and listed 10). A count of more than one before the unit in
+ * the plural is a span (`deja last 2 weeks`); the calendar's weeks are named: `this week`,
+ * `last week` ({@link rollingFor} points from them to this form).
+ */
+function pastUnit(
+  words: readonly string[],
+  now: number,
+): { hint: TimeHint; phrase: string; n?: number } | undefined {
+  const m = /^(?:(\d+)\s+)?(day|week|month|year)$/i.exec(words.join(" "));
+  const n = m?.[1] === undefined ? undefined : wholeNumber(m[1]);
+  if (!m || (m[1] !== undefined && (n === undefined || n < 2))) return undefined;
+  const span = timeOnly(`past 1 ${m[2]}`, now);
+  if (!span) return undefined;
+  const phrase = `past ${m[2].toLowerCase()}`;
+  return { hint: { ...span, words: phrase }, phrase, ...(n !== undefined ? { n } : {}) };
+}
+
+/**
+ * For a calendar week, month or year named (`last week`, `this month`): the same unit back
+ * from now (`past week`) and the command that lists it, for the hint when the calendar's one
+ * holds no session (trial 103 F1). Undefined for any other window.
+ */
+export function rollingFor(
+  w: TimeHint,
+  now = Date.now(),
+): { hint: TimeHint; command: string } | undefined {
+  const unit = /^\s*(?:this|last)\s+(week|month|year)\s*$/i.exec(w.words)?.[1]?.toLowerCase();
+  const past = unit === undefined ? undefined : pastUnit([unit], now);
+  return past ? { hint: past.hint, command: `deja last ${unit}` } : undefined;
+}
+
+/**
  * A span back from now (`24 hours`, `90d`) or `since` and what `--since` takes (`since
  * yesterday`), as `--since` reads it (trial 59: these worked as `--since` and were refused
  * as words).
@@ -84,19 +122,27 @@ const MONTH =
  * 2026-11-29`, `past week: since Fri 2026-11-27` (local dates; `to` is exclusive).
  */
 export function windowLine(w: TimeHint, now: number): string {
+  return `${w.words.trim()}: ${windowDays(w, now)}`;
+}
+
+/**
+ * The days of a window alone: `Mon 2026-11-23 to Sun 2026-11-29`, `since Fri 2026-11-27
+ * 09:30`, `up to Sun 2025-08-31` (what {@link windowLine} says after the words, and what
+ * `deja last`'s "no session" line names; trial 103 F1).
+ */
+export function windowDays(w: TimeHint, now: number): string {
   const at = localTime; // `YYYY-MM-DD HH:MM`
   const day = (ms: number) =>
     `${["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(ms).getDay()]} ${
       at(ms).slice(0, 10)
     }`;
-  const words = w.words.trim();
   const first = day(w.from);
   // Up to now (`past week`): read when the command began, a moment before `now`; from a time
   // of day, said (trial 18: "since Fri 2026-11-27" left out that morning's sessions).
   const clock = at(w.from).slice(11);
-  if (w.to > now - 60_000) return `${words}: since ${first}${clock === "00:00" ? "" : ` ${clock}`}`;
+  if (w.to > now - 60_000) return `since ${first}${clock === "00:00" ? "" : ` ${clock}`}`;
   const lastDay = day(w.to - 1);
   // No start (`before 2025-09-01`, `until march`: from the epoch; trial 60 printed "Thu - to").
-  if (w.from <= 0) return `${words}: up to ${lastDay}`;
-  return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
+  if (w.from <= 0) return `up to ${lastDay}`;
+  return first === lastDay ? first : `${first} to ${lastDay}`;
 }

@@ -455,9 +455,10 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
-    return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ran ${
-      plural(c.runs, "time")
-    } in ${plural(c.sessions, "session")}, last ${
+    // Calls none of which got a result were made, not run (trial 103 F7).
+    return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ${
+      c.noResult === c.runs ? "called" : "ran"
+    } ${plural(c.runs, "time")} in ${plural(c.sessions, "session")}, last ${
       sessionTime(c.last, c, 10)
     } in ${c.latest.ref} (${c.latest.harness}${c.here ? ", this project" : ""}); runs: ${mix}`;
   });

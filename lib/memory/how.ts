@@ -45,6 +45,11 @@ export interface HowCommand {
   failed: number;
   /** Runs whose exit status the store does not record and whose output reports no failure. */
   unknown: number;
+  /**
+   * Of the `unknown` runs, calls that got no result at all (the session ended before they
+   * finished): said `no result`, as ctx says it (trial 103 F7).
+   */
+  noResult: number;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
   /**
@@ -127,7 +132,8 @@ export function enclosingProject(store: Store, dir: string, home?: string): stri
 /**
  * The terms of a `how` question: each a list of tokens that must appear
  * contiguously — a word typed alone (`git`, `foo-bar` as `foo bar`) or a
- * phrase in double quotes (`"git log"`).
+ * phrase in double quotes (`"git log"`). A flag typed (`--name-status`, `-rf`)
+ * has its tokens marked as a command's flags have ({@link commandTokens}).
  */
 export function howTerms(what: string): string[][] {
   const out: string[][] = [];
@@ -136,10 +142,35 @@ export function howTerms(what: string): string[][] {
     if (t.length && !seen.has(t.join(" "))) (seen.add(t.join(" ")), out.push(t));
   };
   for (const m of what.matchAll(/"([^"]*)"?|([^"]+)/g)) {
-    if (m[1] !== undefined) add(tokens(m[1]));
-    else for (const w of m[2].split(/\s+/)) add(tokens(w));
+    if (m[1] !== undefined) add(commandTokens(m[1]));
+    else for (const w of m[2].split(/\s+/)) add(commandTokens(w));
   }
   return out;
+}
+
+/** The mark before a token of a flag: no token of a word typed alone begins with it. */
+const FLAG = "-";
+
+/** A flag: a word beginning with a dash and a letter or digit (`--name-status`, `-rf`, `-3`). */
+const FLAG_WORD = /^-+[\p{L}\p{N}]/u;
+
+/**
+ * The tokens of a command ({@link tokens}), those of each flag marked {@link FLAG}: a word
+ * of the question is no match of a word inside a flag (trial 103 F12: `how git status` listed
+ * `git diff main...HEAD --name-status`), while a flag typed matches that flag.
+ */
+export function commandTokens(command: string): string[] {
+  const out: string[] = [];
+  for (const w of command.split(/\s+/)) {
+    const toks = tokens(w);
+    out.push(...(FLAG_WORD.test(w) ? toks.map((t) => FLAG + t) : toks));
+  }
+  return out;
+}
+
+/** A term's token without its flag mark: as the text holds it, and as it is named. */
+function unmarked(t: string): string {
+  return t.startsWith(FLAG) ? t.slice(FLAG.length) : t;
 }
 
 /**
@@ -149,7 +180,7 @@ export function howTerms(what: string): string[][] {
 function refusedOnly(store: Store, subs: string[], terms: string[][]): Pick<HowResult, "notRun"> {
   const rows = Q.notRunCalls.all(store, { words: JSON.stringify(subs) })
     .map((r) => ({ ...r, command: callHeadline(r.text) }))
-    .filter((r) => terms.every((t) => holds(tokens(r.command), t)))
+    .filter((r) => terms.every((t) => holds(commandTokens(r.command), t)))
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
   const seen = new Map<string, (typeof rows)[number]>();
   for (const r of rows) if (!seen.has(r.command)) seen.set(r.command, r);
@@ -192,7 +223,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   const cut = asked.length > terms.length
     ? { long: asked.length - short.length, terms: short.length - terms.length }
     : undefined;
-  const words = terms.map((t) => t.join(" "));
+  const words = terms.map((t) => t.map(unmarked).join(" "));
   const here = opts.here;
   const none = { words, commands: [], total: 0, hidden: 0, totalHere: 0 };
   if (!terms.length) return { ...none, ...(cut ? { cut } : {}), ...(here ? { here } : {}) };
@@ -203,10 +234,10 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   // SQL narrows by substring (cheap; ASCII tokens only, as SQLite's lower() folds only
   // those); the token rule is applied below.
   // deno-lint-ignore no-control-regex
-  const subs = [...new Set(terms.flat())].filter((t) => /^[\x00-\x7f]+$/.test(t));
+  const subs = [...new Set(terms.flat().map(unmarked))].filter((t) => /^[\x00-\x7f]+$/.test(t));
   const rows = Q.commandRuns.all(store, { words: JSON.stringify(subs), project: like }).filter(
     (r) => {
-      const toks = tokens(String(r.command));
+      const toks = commandTokens(String(r.command));
       return terms.every((t) => holds(toks, t));
     },
   );
@@ -238,6 +269,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       ok: 0,
       failed: 0,
       unknown: 0,
+      noResult: 0,
       lastExit: null,
       lastFacts: null,
       ids: new Set<number>(),
@@ -255,9 +287,11 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       output: (r.output as string | null) ?? null,
       command: String(r.command),
       head: (r.head as string | null) ?? null,
+      no_result: r.no_result ?? 0,
     });
     const outcome = outcomeOf(facts);
     c[outcome]++; // the three outcomes are the three counts
+    if (facts.noResult && outcome === "unknown") c.noResult++;
     // The latest run by a dated time; an undated session's only when no run has one.
     const fromFile = Number(r.time_from_file ?? 0);
     const rank = timeRank(time, fromFile === SHARED_FILE);

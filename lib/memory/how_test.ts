@@ -118,3 +118,30 @@ Deno.test("how says a run's status that is not the command's own: exit 1 of grep
     ix.cleanup();
   }
 });
+
+// Trial 103 F12: `deja how git status` listed `git diff main...HEAD --name-status`, the word
+// `status` matched inside the flag.
+Deno.test("howRuns matches no word of the question inside a flag; a flag typed matches that flag", async () => {
+  const ix = await indexSessions([
+    s("25250012-0000-4000-8000-000000000012", "/w/d", "06", [
+      { bash: "git status --short", out: "", exit: 0 },
+      { bash: "git diff main...HEAD --name-status 2>&1 | head -60", out: "M a", exit: 0 },
+      { bash: "rm -rf build", out: "", exit: 0 },
+    ]),
+  ]);
+  try {
+    const cmds = (q: string) => howRuns(ix.store, q).commands.map((c) => c.command).sort();
+    assertEquals(cmds("git status"), ["git status --short"]);
+    assertEquals(cmds("status"), ["git status --short"]);
+    // Typed as a flag, a flag is found; its words are named as before.
+    assertEquals(cmds("git --name-status"), [
+      "git diff main...HEAD --name-status 2>&1 | head -60",
+    ]);
+    assertEquals(howRuns(ix.store, "git --name-status").words, ["git", "name status"]);
+    assertEquals(cmds("rm -rf"), ["rm -rf build"]);
+    assertEquals(cmds("rm build"), ["rm -rf build"]);
+    assertEquals(cmds('"diff main head"'), ["git diff main...HEAD --name-status 2>&1 | head -60"]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -36,7 +36,10 @@ export interface LastOptions {
   hidden?: Set<number>;
   /** Epoch ms: only sessions updated (else started) at or after, by a dated time (not an undated one's). */
   since?: number;
-  /** Epoch ms: only sessions started (else updated) before (`deja last month`'s window). */
+  /**
+   * Epoch ms: only sessions started (else updated) before (`deja last month`'s window), with an
+   * event timed in the window (from `since`) when their events have times.
+   */
   until?: number;
   /** Read every matching row, so `total` is known whatever the limit. */
   count?: boolean;
@@ -88,6 +91,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
       continue;
     }
     if (opts.until !== undefined && (s.started ?? s.updated ?? 0) >= opts.until) continue;
+    if (opts.until !== undefined && !activeIn(store, s.id, since ?? 0, opts.until)) continue;
     // Hidden ones are counted over every matching session, not only the first
     // `limit`: the hint then agrees with `deja stats` whatever `n` is.
     if (opts.hidden?.has(s.id)) {
@@ -103,6 +107,17 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   }
   for (const s of sessions) s.description = describeSession(store, s);
   return { sessions, hidden, undated, ...(whole ? { total } : {}) };
+}
+
+/**
+ * Whether session `id` was active in `[from, to)` (epoch ms): one of its events is timed there
+ * (trial 103 F5: `deja last yesterday` listed a session of Tuesday and Sunday, its span over
+ * Saturday, with no event that day). A session none of whose events has a time (dated by its
+ * file, lib/session_time.ts) is judged by its span, as the caller did.
+ */
+function activeIn(store: Store, id: number, from: number, to: number): boolean {
+  const r = Q.activeIn.get(store, { session: id, from, to });
+  return !r || Boolean(r.inside) || !r.timed;
 }
 
 /** A title a harness gives a session before it has one (Continue, Crush, Cursor). */

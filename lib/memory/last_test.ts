@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { testEnv } from "../../tests/_fixture.ts";
@@ -162,6 +162,72 @@ Deno.test("lastSessions leaves out sessions that hold no events", async () => {
       const listed = lastSessions(store, {});
       assertEquals(listed.sessions.map((s) => s.harness), ["claude"]);
       assertEquals(listed.total, 1);
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (trial 103 F5): `deja last yesterday` listed a session of two events, on
+// 2026-12-01 and 2026-12-06, because its span covered December 5; no event fell that day.
+Deno.test("lastSessions lists a session for a window with an end only when one of its events falls in it", async () => {
+  const ix = await indexSessions([at("61610001-0000-4000-8000-000000000001", "/w/a", "05")]);
+  try {
+    const line = (uuid: string, timestamp: string, content: string) =>
+      JSON.stringify({
+        sessionId: "62620002-0000-4000-8000-000000000002",
+        cwd: "/w/b",
+        uuid,
+        timestamp,
+        type: "user",
+        message: { role: "user", content },
+      });
+    const dir = join(ix.root, "claude", "-w-b");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "62620002-0000-4000-8000-000000000002.jsonl"),
+      [
+        line("u1", "2026-06-01T09:00:00Z", "start the long one"),
+        line("u2", "2026-06-06T10:00:00Z", "back to it"),
+      ].join("\n") + "\n",
+    );
+    // A Cline task of messages without a time is dated by its file (June 5): by its span alone.
+    const cline = join(ix.root, "cline");
+    const task = join(cline, "tasks", "1790000000003");
+    mkdirSync(task, { recursive: true });
+    const history = join(task, "api_conversation_history.json");
+    writeFileSync(
+      history,
+      JSON.stringify([{ role: "user", content: [{ type: "text", text: "tidy the docs" }] }]),
+    );
+    const june5 = new Date(Date.UTC(2026, 5, 5, 8));
+    utimesSync(history, june5, june5);
+    ix.store.close();
+    const env = testEnv(join(ix.root, "home"), {
+      DEJA_HOME: join(ix.root, "deja"),
+      DEJA_CLAUDE_ROOT: join(ix.root, "claude"),
+      DEJA_CLINE_ROOT: cline,
+      TZ: "UTC",
+    });
+    await runIndex(env, parsers, { only: ["claude", "cline"] });
+    const store = Store.open(indexPath(env));
+    try {
+      const ids = (since: number, until?: number) =>
+        lastSessions(store, { since, until }).sessions.map((s) => s.native_id.slice(0, 4));
+      const day = (d: number) => Date.UTC(2026, 5, d);
+      const timed = store.db.prepare(
+        "SELECT COUNT(e.time) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.harness = 'cline'",
+      ).get() as { n: number };
+      assertEquals(timed.n, 0);
+      // June 5: the session of that day and the Cline task, not the one whose span covers it.
+      assertEquals(ids(day(5), day(6)).sort(), ["1790", "6161"]);
+      // Its days of work, it is listed for.
+      assertEquals(ids(day(1), day(2)), ["6262"]);
+      assertEquals(ids(day(6), day(7)), ["6262"]);
+      // Up to now (no end): by its last event, as before.
+      assertEquals(ids(day(5)).includes("6262"), true);
     } finally {
       store.close();
     }

@@ -463,14 +463,22 @@ export function outcomeLabel(r: RunFacts): string {
 
 /**
  * How a command's runs went, for people and agents: `2 ok`, `1 failed, 1 exit
- * unknown` (counts of {@link outcomeOf}; zero counts left out).
+ * unknown`, `1 no result` (counts of {@link outcomeOf}; zero counts left out). `noResult`:
+ * of the `unknown` ones, the calls that got no result at all, said as such (trial 103 F7:
+ * "1 exit unknown" of a call that never finished, which ctx calls "no result").
  *
  * @param wrap styles one part (colour on a terminal), given its outcome.
  */
 export function outcomeMix(
-  n: Record<Outcome, number>,
+  n: Record<Outcome, number> & { noResult?: number },
   wrap: (text: string, o: Outcome) => string = (t) => t,
 ): string {
-  return ([["ok", "ok"], ["failed", "failed"], ["unknown", "exit unknown"]] as const)
-    .filter(([o]) => n[o] > 0).map(([o, label]) => wrap(`${n[o]} ${label}`, o)).join(", ");
+  const none = Math.min(n.noResult ?? 0, n.unknown);
+  return ([
+    ["ok", "ok", n.ok],
+    ["failed", "failed", n.failed],
+    ["unknown", "exit unknown", n.unknown - none],
+    ["unknown", "no result", none],
+  ] as const)
+    .filter(([, , k]) => k > 0).map(([o, label, k]) => wrap(`${k} ${label}`, o)).join(", ");
 }

@@ -415,16 +415,43 @@ function withForms(
  * The other forms of a word typed alone that {@link formsBelow} reads when the exact matches
  * leave room, and an event holds (none for a longer query, nor a stop word). What `deja
  * search` names when its exact matches filled the list (lib/cli/cmd_search.ts): read there
- * only, so no other search (a hook's, MCP's) pays for it.
+ * only, so no other search (a hook's, MCP's) pays for it. With `listed` (the sessions the
+ * search lists, by row id, and how an event's session is filed), a form only sessions listed
+ * hold is not named: reading it adds none.
  */
-export function unreadForms(stats: TermStats, parsed: ParsedQuery): string[] | undefined {
+export function unreadForms(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  listed?: { ids: ReadonlySet<number>; rootOf(id: number): number },
+): string[] | undefined {
   const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
     parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
   // A stop word has no forms to name (trial 60: `deja search the` named `thing`), and a form
   // no event holds adds no session.
   if (!alone || STOP_WORDS.has(parsed.parts[0].tokens[0])) return undefined;
-  return aloneForms(stats, parsed)?.changes.flatMap((c) => c.to)
+  const forms = aloneForms(stats, parsed)?.changes.flatMap((c) => c.to)
     .filter((w) => w.includes(" ") || stats.docs(w) > 0);
+  // Trial 103 F10: "its other forms (readmes) were not looked for", where the one session
+  // saying `READMEs` was listed (it says `README` too).
+  return listed ? forms?.filter((w) => heldUnlisted(stats, w, listed)) : forms;
+}
+
+/** Rows read at most to find a session holding a form that is not listed (then: assumed). */
+const UNLISTED_ROWS = 5000;
+
+/** Whether an event holding `form` (a word, or a phrase of words) is of a session not listed. */
+function heldUnlisted(
+  stats: TermStats,
+  form: string,
+  listed: { ids: ReadonlySet<number>; rootOf(id: number): number },
+): boolean {
+  const match = ftsAny([form.split(" ")]);
+  let rows = 0;
+  for (const r of Q.matchSessions.iterate(stats.store, { match, limit: UNLISTED_ROWS })) {
+    rows++;
+    if (!listed.ids.has(listed.rootOf(r.session_id))) return true;
+  }
+  return rows >= UNLISTED_ROWS;
 }
 
 /** A word typed alone's other forms, without those of three letters (undefined: none). */
