@@ -18,7 +18,7 @@ import { isDirSync } from "../core/fs.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { projectKeyLike } from "./project_path.ts";
+import { projectExactLike } from "./project_path.ts";
 import { resolveSession } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
 import { harnessFacts, harnessId, harnessIds } from "../core/registry.ts";
@@ -52,7 +52,7 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
   for (let d = cwd;; d = dirname(d)) {
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
-      project: projectKeyLike(d),
+      project: projectExactLike(d),
       since: null,
       limit: 50,
     });

@@ -80,12 +80,27 @@ export function projectKeySql(col: string): string {
 }
 
 /**
+ * SQL for the project column `col` as a `--project` filter's LIKE pattern ({@link projectLike})
+ * reads it: {@link projectKeySql} with a `/` after it, so a directory's pattern matches it
+ * and the projects under it alike.
+ */
+export function projectFilterSql(col: string): string {
+  return `(${projectKeySql(col)} || '/')`;
+}
+
+/**
  * The LIKE pattern (escape `\`, case-insensitive for ASCII as LIKE is) of a
- * `--project` filter: the text anywhere in {@link projectKeySql} of the column.
+ * `--project` filter, against {@link projectFilterSql} of the column: a directory (an
+ * absolute path, as `.` or `~/x` are read: {@link projectArg}) names itself and the projects
+ * under it, not a sibling that starts alike (trial 105 F1: `--project .` in `proj/app`
+ * took in `proj/application`); other text, anywhere in the path.
  *
- * @example projectLike("C:\\Users\\x") === "%C:/Users/x%"
+ * @example projectLike("C:\\Users\\x") === "C:/Users/x/%"
+ * @example projectLike("app") === "%app%"
  */
 export function projectLike(text: string): string {
+  const key = projectKey(text);
+  if (ABSOLUTE.test(key)) return `${projectKeyLike(key.replace(/\/+$/, ""))}/%`;
   return `%${projectKeyLike(text)}%`;
 }
 
@@ -97,10 +112,22 @@ export function projectKeyLike(text: string): string {
   return text.replaceAll("\\", "/").replace(/[%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The LIKE pattern, against {@link projectFilterSql}, of the project that is `dir` itself
+ * (separators aside, a trailing one dropped): the session start's and handoff's "sessions of
+ * this folder".
+ */
+export function projectExactLike(dir: string): string {
+  return `${projectKeyLike(projectKey(dir).replace(/\/+$/, "") || "/")}/`;
+}
+
 /** True when `project` passes the `--project` filter `text` (the rule of {@link projectLike}, in code). */
 export function projectHolds(project: string | null | undefined, text: string): boolean {
-  return Boolean(project) &&
-    projectKey(project!).toLowerCase().includes(projectKey(text).toLowerCase());
+  if (!project) return false;
+  const key = projectKey(text).toLowerCase();
+  const own = projectKey(project).toLowerCase();
+  if (ABSOLUTE.test(key)) return (own + "/").startsWith(key.replace(/\/+$/, "") + "/");
+  return own.includes(key);
 }
 
 /** `p` with every `\` as `/`: {@link projectKeySql} in code. */
@@ -163,7 +190,7 @@ export function indexedProject(
 ): string | undefined {
   const rows = (store.db.prepare(
     `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
-      projectKeySql("project")
+      projectFilterSql("project")
     } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC, project`,
   ).all(projectLike(text)) as { project: string; n: number }[])
     .filter((r) => !opts.pathsOnly || ABSOLUTE.test(r.project));

@@ -10,7 +10,7 @@
  */
 
 import { type NoParams, query } from "./sql.ts";
-import { projectKeySql } from "./project_path.ts";
+import { projectFilterSql } from "./project_path.ts";
 import { type IdRow as Id, TOP_LEVEL, UNDATED } from "./schema_fragments.ts";
 import { SEARCH_Q } from "./schema_search.ts";
 import type {
@@ -887,7 +887,7 @@ export const Q = {
     `SELECT ${COMMAND_RUN}, ${NO_RESULT} AS no_result
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
-      AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectFilterSql("s.project")} LIKE ? ESCAPE '\\')
       AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["words", "project", "project"],
   ),
@@ -959,7 +959,7 @@ export const Q = {
     // A session that holds no event has nothing to show (trial 30: a Cline task of `[]`).
     `SELECT * FROM sessions s WHERE ${TOP_LEVEL} AND events > 0
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
-      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectFilterSql("project")} LIKE ? ESCAPE '\\')
       AND (? IS NULL OR ${UNDATED} OR COALESCE(updated, started, 0) >= ?)
     ORDER BY ${UNDATED}, COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
     ["harnesses", "harnesses", "project", "project", "since", "since", "limit"],
@@ -1034,7 +1034,7 @@ export const Q = {
   >(
     `SELECT * FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
-      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectFilterSql("project")} LIKE ? ESCAPE '\\')
       AND (? IS NULL OR COALESCE(updated, started) < ?)`,
     ["prefix", "prefix", "harness", "harness", "project", "project", "before", "before"],
   ),
@@ -1045,7 +1045,7 @@ export const Q = {
   >(
     `SELECT COUNT(*) AS n FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
-      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectFilterSql("project")} LIKE ? ESCAPE '\\')
       AND updated IS NULL AND started IS NULL`,
     ["prefix", "prefix", "harness", "harness", "project", "project"],
   ),

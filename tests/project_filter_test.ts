@@ -113,3 +113,40 @@ Deno.test("--project ., ../x and ./x are read against the current directory; a b
     ix.cleanup();
   }
 });
+
+Deno.test("a directory given to --project names it and the projects under it, not a sibling that starts alike (trial 105 F1)", async () => {
+  // Trial 105 F1: `--project .` in proj/app took in proj/application for last, search, how, ctx
+  // and blame; `how` then counted 5 sessions where its own "In <project>" said 2.
+  const root = tempDir("deja-project-sib-");
+  const ix = await indexSessions(
+    [
+      ["aaaa0000-0000-4000-8000-000000000105", `${root}/proj/app`],
+      ["bbbb0000-0000-4000-8000-000000000105", `${root}/proj/app/sub`],
+      ["cccc0000-0000-4000-8000-000000000105", `${root}/proj/application`],
+    ].map(([id, cwd], i) => ({
+      id,
+      cwd,
+      start: `2026-11-0${i + 1}T10:00:00Z`,
+      turns: [{ user: "run the quokka build" }, { bash: "make quokka", out: "built", exit: 0 }],
+    })),
+  );
+  const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+  try {
+    const want = ["aaaa0000", "bbbb0000"];
+    for (const [project, cwd] of [[".", `${root}/proj/app`], [`${root}/proj/app/`, root]]) {
+      const last = await runMain(env, ["last", "--project", project, "--json"], "", cwd);
+      const ids = JSON.parse(last.out).sessions.map((s: { id: string }) => s.id.slice(0, 8));
+      assertEquals(ids.sort(), want, `last --project ${project}: ${last.err}`);
+      const search = await runMain(env, ["quokka", "--project", project, "--json"], "", cwd);
+      const hits = JSON.parse(search.out).results.map((s: { id: string }) => s.id.slice(0, 8));
+      assertEquals(hits.sort(), want, `search --project ${project}`);
+      const how = await runMain(env, ["how", "make", "--project", project, "--json"], "", cwd);
+      assertEquals(JSON.parse(how.out).commands[0].sessions, 2, how.out);
+    }
+    // A bare name is still text anywhere in the path.
+    const bare = await runMain(env, ["last", "--project", "app", "--json"], "", root);
+    assertEquals(JSON.parse(bare.out).sessions.length, 3, bare.err);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -10,7 +10,7 @@ import { sanitizeForTerminal } from "../../core/terminal.ts";
 import { dirname, win32 } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { projectKeyLike } from "../project_path.ts";
+import { projectExactLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
 import { reportsProblem } from "../memory/text.ts";
@@ -99,7 +99,7 @@ export function projectSessions(
     if (top(d)) break;
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
-      project: projectKeyLike(d),
+      project: projectExactLike(d),
       since: null,
       limit: n,
     });

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { projectHolds } from "../project_path.ts";
 import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
 import { withEarlierNames } from "./renames.ts";
 import type { Store } from "../store.ts";
@@ -214,7 +215,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
       continue;
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
-    if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
+    if (opts.project && !projectHolds(s.project, opts.project)) continue;
     const touches = bySession.get(s.id)!;
     // A patch's deletion or rename is no read (trial 97 F8).
     const gone = touches.some((t) => t.op === "read") ? patchGone(store, s.id, s.project) : null;

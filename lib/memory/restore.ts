@@ -42,6 +42,7 @@
  *
  * @module
  */
+import { projectHolds } from "../project_path.ts";
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isAbsoluteAny } from "../../core/paths.ts";
@@ -179,7 +180,7 @@ export function listSpans(
       continue;
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
-    if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
+    if (opts.project && !projectHolds(s.project, opts.project)) continue;
     // A write whose store kept the file it replaced (Claude Code's `originalFile`) gives that
     // back as an edit gives back its replaced text; another write, only what it wrote.
     const overwrote = t.op === "write" && typeof t.old === "string";

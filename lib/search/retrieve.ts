@@ -7,7 +7,7 @@
  */
 import { UNDATED } from "../schema_fragments.ts";
 import { Q } from "../schema.ts";
-import { projectKeySql, projectLike } from "../project_path.ts";
+import { projectFilterSql, projectLike } from "../project_path.ts";
 import type { Store } from "../store.ts";
 import type { MatchRow } from "../rows.ts";
 
@@ -52,7 +52,7 @@ export function filterSql(
     args.push(...f.harness);
   }
   if (f.project) {
-    sql += ` AND ${projectKeySql("s.project")} LIKE ? ESCAPE '\\'`;
+    sql += ` AND ${projectFilterSql("s.project")} LIKE ? ESCAPE '\\'`;
     args.push(projectLike(f.project));
   }
   if (f.since !== undefined) {
