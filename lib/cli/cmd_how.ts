@@ -28,6 +28,7 @@ import {
 } from "./_memory.ts";
 
 export const howCmd: CommandSpec = {
+  dashWords: true,
   asks: true,
   refresh: true,
   words: true,

@@ -396,3 +396,22 @@ Deno.test("how says 'no result' of a call that never got one, as ctx does, not '
     ix.cleanup();
   }
 });
+
+Deno.test("how takes words that start with a dash after its first word, its own options anywhere (trial 105 F3)", async () => {
+  // Trial 105 F3: `deja how git --name-status`, the README's example, was "Unknown option".
+  const ix = await fixture();
+  try {
+    const r = await runMain(ix.env, ["how", "docker", "-f", "--json", "--limit", "1"]);
+    assertEquals(r.code, 0, r.err);
+    const doc = JSON.parse(r.out);
+    assertEquals(doc.commands.map((c: { command: string }) => c.command), [
+      "docker build -t app -f ops/Dockerfile .",
+    ]);
+    // Before any word, an unknown option is still refused, with its hint.
+    const bad = await runMain(ix.env, ["how", "--nme", "docker"]);
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.err, "Unknown option '--nme'");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -80,9 +80,52 @@ export interface CommandSpec {
    * arguments before it. Undefined: the "Unknown option" error, without the `--` hint.
    */
   dashed?(arg: string, before: string[]): DejaError | undefined;
+  /**
+   * Its words may start with a dash (`how`: `deja how git --name-status`): after its first
+   * word, an argument that is none of its options is a word, not an unknown option (trial
+   * 105 F3: the README's example was "Unknown option '--name-status'").
+   */
+  dashWords?: boolean;
   /** Lines its help prints after the options (a hook: the event fields it reads). */
   details?: string;
   run(args: Args, io: IO): Promise<number>;
+}
+
+/**
+ * `argv` with every argument after the first word that is none of `options` moved after a
+ * `--`, in order, as words ({@link CommandSpec.dashWords}); an option and its value stay
+ * where they were. Before the first word, an unknown option is left to the parser's error.
+ */
+export function dashedWords(
+  argv: readonly string[],
+  options: Record<string, { type: "string" | "boolean"; short?: string }>,
+): string[] {
+  const shorts = new Map(
+    Object.entries(options).filter(([, o]) => o.short).map(([k, o]) => [o.short!, k]),
+  );
+  const spec = (a: string) => {
+    const long = /^--([\w-]+)(=.*)?$/.exec(a);
+    if (long) return options[long[1]] ? { type: options[long[1]].type, inline: !!long[2] } : null;
+    const short = /^-(\w)$/.exec(a);
+    const name = short ? shorts.get(short[1]) : undefined;
+    return name ? { type: options[name].type, inline: false } : null;
+  };
+  const opts: string[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    const o = spec(a);
+    if (o) {
+      opts.push(a);
+      if (o.type === "string" && !o.inline && i + 1 < argv.length) opts.push(argv[++i]);
+    } else if (a.startsWith("-") && a !== "-" && !words.length) opts.push(a);
+    else words.push(a);
+  }
+  return words.length ? [...opts, "--", ...words] : opts;
 }
 
 /** One entry of the command table: what `deja help` lists, and how to load the rest. */
@@ -154,6 +197,7 @@ export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
       (stop < 0 || i < stop) && /^-\d+$/.test(a) && !takesValue(argv[i - 1]) ? a.slice(1) : a
     );
   }
+  if (cmd.dashWords) argv = dashedWords(argv, options);
   try {
     const { values, positionals, tokens } = parseArgs({
       args: argv,
