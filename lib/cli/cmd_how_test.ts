@@ -415,3 +415,11 @@ Deno.test("how takes words that start with a dash after its first word, its own 
     ix.cleanup();
   }
 });
+
+Deno.test("SEARCH_OPTION_NAMES are the search command's options", async () => {
+  // dashedWords keeps them as options for a question searched instead; a new search option
+  // missing there would be read as a word of `how`.
+  const { searchCmd } = await import("./cmd_search.ts");
+  const { SEARCH_OPTION_NAMES } = await import("./common.ts");
+  assertEquals([...SEARCH_OPTION_NAMES].sort(), Object.keys(searchCmd.options).sort());
+});

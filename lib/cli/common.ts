@@ -92,9 +92,29 @@ export interface CommandSpec {
 }
 
 /**
- * `argv` with every argument after the first word that is none of `options` moved after a
- * `--`, in order, as words ({@link CommandSpec.dashWords}); an option and its value stay
- * where they were. Before the first word, an unknown option is left to the parser's error.
+ * The options of `deja search` (lib/cli/cmd_search.ts; a test holds them equal): one of
+ * them a command lacks stays an option in {@link dashedWords}, so a question begun by the
+ * command's name keeps it for the search it becomes (`deja how did I … --harness claude`).
+ */
+export const SEARCH_OPTION_NAMES: readonly string[] = [
+  "harness",
+  "project",
+  "from",
+  "model",
+  "since",
+  "role",
+  "session",
+  "re",
+  "junk",
+  "limit",
+  "json",
+];
+
+/**
+ * `argv` with every argument after the first word that is none of `options` (nor of
+ * {@link SEARCH_OPTION_NAMES}) moved after a `--`, in order, as words
+ * ({@link CommandSpec.dashWords}); an option and its value stay where they were. Before the
+ * first word, an unknown option is left to the parser's error.
  */
 export function dashedWords(
   argv: readonly string[],
@@ -105,6 +125,9 @@ export function dashedWords(
   );
   const spec = (a: string) => {
     const long = /^--([\w-]+)(=.*)?$/.exec(a);
+    if (long && !options[long[1]] && SEARCH_OPTION_NAMES.includes(long[1])) {
+      return { type: "boolean" as const, inline: true }; // the parser's error; the search's
+    }
     if (long) return options[long[1]] ? { type: options[long[1]].type, inline: !!long[2] } : null;
     const short = /^-(\w)$/.exec(a);
     const name = short ? shorts.get(short[1]) : undefined;
