@@ -48,10 +48,14 @@ Deno.test("openclaw-auto: the grant joins a commented openclaw.json; twice chang
     assertEquals(Object.keys(v.plugins.entries), ["voice-call", "deja"]);
     assertEquals(v.plugins.entries.deja, { hooks: { allowConversationAccess: true } });
     assert(v.mcp, "-auto brings the plain target's MCP server along");
-    // `uninstall openclaw-auto` undoes `install openclaw-auto`: plugin, grant, and the MCP
-    // server it brought along.
+    // `uninstall openclaw-auto` takes the plugin and the grant (trial 102 F3: what the target
+    // is); `uninstall openclaw` the MCP server -auto brought along too.
     uninstallTargets(w.env, [t("openclaw-auto")]);
     assert(!existsSync(join(w.home, ".openclaw", "extensions")), "the plugin and its dirs go");
+    const left = parseConfig(read(path), "jsonc") as { plugins: { entries: Obj }; mcp: Obj };
+    assertEquals(Object.keys(left.plugins.entries), ["voice-call"]);
+    assert(left.mcp, "the plain target's MCP server stays");
+    uninstallTargets(w.env, [t("openclaw")]);
     assertEquals(read(path), USER_CONFIG, "uninstall gives back the original bytes");
     assert(!existsSync(`${path}.deja.bak`));
   } finally {
@@ -74,7 +78,7 @@ Deno.test("openclaw-auto: the manifest names the plugin; doctor sees files and g
     delete cfg.plugins.entries.deja.hooks;
     writeFileSync(path, JSON.stringify(cfg));
     const st = targetStatus(w.env, t("openclaw-auto"));
-    assertEquals(st.state, "not_wired");
+    assertEquals(st.state, "partly_wired", "the plugin files are there, the grant is not");
     assertStringIncludes(
       String(st.parts.find((p) => p.path === path)?.detail),
       "allowConversationAccess",

@@ -89,7 +89,7 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
   assertEquals(doc.launcher.target, [app]);
 
   const hooks = hookCommands(home);
-  assertEquals(hooks.length, 7, "the user's Crush hook and six of deja's");
+  assertEquals(hooks.length, 8, "the user's Crush hook and seven of deja's");
   const moved = join(work, "moved", "deja");
   mkdirSync(dirname(moved));
   renameSync(app, moved);

@@ -2,7 +2,7 @@
  * `deja install` and `deja uninstall` as a new user meets them: an `-auto`
  * target undone in any order leaves nothing of deja's (no entry, no backup of
  * deja's own file, no file deja created), uninstall of `<h>-auto` takes back
- * all its install added, the config file the user already has is the one
+ * the hooks whatever the install order (the plain target the rest), the config file the user already has is the one
  * edited, parse errors read as one clean line, and detection sees the places
  * discovery reads.
  */
@@ -104,8 +104,9 @@ Deno.test("install <h>-auto reports each part under the target that owns it, and
     } finally {
       rmSync(w.root, { recursive: true, force: true });
     }
-    // 2. -auto alone: uninstalling it undoes the install whole (reported by a user trial,
-    // 2026-12: `uninstall claude-auto` left the MCP server, skill and command install had added).
+    // 2. -auto alone: uninstalling it takes the same parts as in 1 (trial 102 F3: after
+    // `install --auto` it took the MCP server, skill and command too, after a plain install
+    // first the hooks alone); uninstalling the plain target then takes the rest.
     w = world();
     try {
       const inst = installTargets(w.env, w.self, [t(auto)]);
@@ -114,8 +115,20 @@ Deno.test("install <h>-auto reports each part under the target that owns it, and
         .map((c) => `${c.target} ${c.kind}`);
       assert(!added.some((x) => x === `${f.target} hooks`), `${f.target}: no hooks`);
       const off = uninstallTargets(w.env, [t(auto)]);
-      assertEquals(removed(off), [...new Set(added)].sort(), f.target);
+      assertEquals(
+        removed(off),
+        [...new Set(added.filter((x) => x.startsWith(`${auto} `)))].sort(),
+        f.target,
+      );
       assertEquals(targetStatus(w.env, t(auto)).state, "not_wired", f.target);
+      const plainParts = targetStatus(w.env, t(f.target)).parts.length;
+      if (plainParts) assertEquals(targetStatus(w.env, t(f.target)).state, "wired", f.target);
+      const rest = uninstallTargets(w.env, [t(f.target)]);
+      assertEquals(
+        removed(rest),
+        [...new Set(added.filter((x) => !x.startsWith(`${auto} `)))].sort(),
+        f.target,
+      );
       assertEquals(targetStatus(w.env, t(f.target)).state, "not_wired", f.target);
       assert(!existsSync(launcherPath(w.env)), `${f.target}: nothing runs the launcher any more`);
     } finally {

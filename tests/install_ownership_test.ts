@@ -98,17 +98,32 @@ Deno.test("deja's MCP entry the user edited is said to be deja's as edited, and 
       "kept",
       "deja's entry as you edited it, kept as yours; --force replaces it",
     ]);
+    // Kept by uninstall, with how it goes (trial 102 F4: no way was said, and `--force` was an
+    // unknown option), and the launcher it runs kept and said so.
+    const kept = "deja's entry as you edited it, kept as yours: 'deja uninstall cursor --force' " +
+      "removes it, or take mcpServers.deja out of this file yourself";
     const gone = uninstallTargets(w.env, [t("cursor")]);
     const u = gone.outcomes[0].changes.find((x) => x.kind === "mcp");
-    assertEquals([u?.action, u?.note], ["kept", "deja's entry as you edited it, kept as yours"]);
+    assertEquals([u?.action, u?.note], ["kept", kept]);
+    assertEquals([gone.launcher.action, gone.launcher.keptFor], ["kept", path]);
     assertEquals(JSON.parse(read(path)).mcpServers.deja.env, { DEJA_X: "1" });
     // Said so again, and by doctor (trial 84 F4: "not deja's", "an entry deja did not write").
     const twice = uninstallTargets(w.env, [t("cursor")]).outcomes[0].changes.find((x) =>
       x.kind === "mcp"
     );
-    assertEquals(twice?.note, "deja's entry as you edited it, kept as yours");
-    const warning = targetStatus(w.env, t("cursor")).parts.find((p) => p.kind === "mcp")?.warning;
+    assertEquals(twice?.note, kept);
+    const st = targetStatus(w.env, t("cursor"));
+    const warning = st.parts.find((p) => p.kind === "mcp")?.warning;
     assertStringIncludes(String(warning), "deja's entry as you edited it runs deja's server");
+    assertStringIncludes(String(warning), "'deja uninstall cursor --force' removes it");
+    // Not "not wired" above a part that is (trial 102 F4).
+    assertEquals(st.state, "partly_wired");
+    // --force takes it, the launcher with it, and gives the user's bytes back.
+    const forced = uninstallTargets(w.env, [t("cursor")], { force: true });
+    assertEquals(forced.outcomes[0].changes.find((x) => x.kind === "mcp")?.action, "removed");
+    assertEquals(forced.launcher.action, "removed");
+    assertEquals(read(path), `{"mcpServers": {}}\n`);
+    assertEquals(targetStatus(w.env, t("cursor")).state, "not_wired");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

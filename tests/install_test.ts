@@ -93,7 +93,7 @@ Deno.test("install crush-auto writes the MCP server under 'mcp', the hook, skill
   );
 });
 
-Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the five hooks in settings.json", () => {
+Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the six hooks in settings.json", () => {
   const w = world();
   installTargets(w.env, w.self, [t("claude-auto")]);
   assertEquals(json(join(w.home, ".claude.json")), {
@@ -104,9 +104,11 @@ Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the 
   assertEquals(hooks, {
     SessionStart: [{ hooks: one("hook-context") }],
     UserPromptSubmit: [{ hooks: one("hook-prompt") }],
-    PreToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit", hooks: one("hook-tool") }],
+    PreToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", hooks: one("hook-tool") }],
     PostToolUse: [{ matcher: "Bash", hooks: one("hook-tool-after") }],
     PostToolUseFailure: [{ matcher: "Bash", hooks: one("hook-tool-after") }],
+    // Trial 102 F5: docs/hooks.md had Claude Code's PreCompact answered; install wired none.
+    PreCompact: [{ matcher: "manual|auto", hooks: one("hook-precompact") }],
   });
   assert(existsSync(join(w.home, ".claude/skills/deja-history/SKILL.md")));
   const cmd = readFileSync(join(w.home, ".claude/commands/deja.md"), "utf8");
@@ -341,28 +343,50 @@ Deno.test("uninstall of an -auto target turns recall off and keeps the plain wir
   assert(!existsSync(w.launcher), "nothing runs the launcher any more");
 });
 
-Deno.test("uninstall of an -auto target undoes its install whole when that install wrote the plain wiring", () => {
-  // Reported by a user trial (2026-12): `install claude-auto` added the MCP server, skill and
-  // command, and `uninstall claude-auto` removed the hooks only.
+// Trial 102 F3: after `install --auto`, `uninstall claude-auto` also took the MCP server, skill
+// and command; after `install claude-code` first, the same command took the hooks alone.
+Deno.test("uninstall <h>-auto takes the hooks alone whatever the install order; the plain target takes all of deja, and says so", () => {
   const w = world();
-  installTargets(w.env, w.self, [t("claude-auto")]);
-  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
-  const off = uninstallTargets(w.env, [t("claude-auto")]);
-  const removed = off.outcomes.flatMap((o) => o.changes.map((c) => `${o.target} ${c.kind}`));
-  for (const part of ["claude-code mcp", "claude-code skill", "claude-code command"]) {
-    assert(removed.includes(part), `${part} in ${removed}`);
+  for (const first of [[t("claude-auto")], [t("claude-code"), t("claude-auto")]]) {
+    for (const r of first) installTargets(w.env, w.self, [r]);
+    const off = uninstallTargets(w.env, [t("claude-auto")]);
+    const removed = off.outcomes.flatMap((o) =>
+      o.changes.filter((c) => c.action === "removed").map((c) => `${o.target} ${c.kind}`)
+    );
+    assertEquals(removed, ["claude-auto hooks"]);
+    assertEquals(targetStatus(w.env, t("claude-code")).state, "wired");
+    assertEquals(targetStatus(w.env, t("claude-auto")).state, "not_wired");
+    assert(existsSync(w.launcher), "the MCP server still runs it");
+    uninstallTargets(w.env, [t("claude-code")]);
+    assertEquals(readdirSync(w.home), [], "nothing of deja's is left in HOME");
   }
-  assert(removed.includes("claude-auto hooks"), String(removed));
-  assertEquals(readdirSync(w.home), [], "nothing of deja's is left in HOME");
-  assert(!existsSync(w.launcher));
-  // A plain install asked for after the -auto one keeps the plain wiring when -auto goes.
   installTargets(w.env, w.self, [t("claude-auto")]);
-  installTargets(w.env, w.self, [t("claude-code")]);
-  uninstallTargets(w.env, [t("claude-auto")]);
-  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
-  assertEquals(targetStatus(w.env, t("claude-code")).state, "wired");
-  uninstallTargets(w.env, [t("claude-code")]);
+  const all = uninstallTargets(w.env, [t("claude-code")]);
+  const hooks = all.outcomes.find((o) => o.target === "claude-auto")?.changes[0];
+  assertEquals(hooks?.action, "removed");
+  assertStringIncludes(hooks?.note ?? "", "with claude-code");
+  assertStringIncludes(hooks?.note ?? "", "'deja uninstall claude-auto' takes the hooks alone");
   assertEquals(readdirSync(w.home), []);
+  assert(!existsSync(w.launcher));
+});
+
+// `uninstall --auto` is the undo of `install --auto`: the plain wiring that install wrote goes
+// too, said as such; a plain target installed before it stays.
+Deno.test("uninstall --auto takes back the plain wiring install --auto wrote, and only that", () => {
+  const w = world();
+  mkdirSync(join(w.home, ".claude"), { recursive: true });
+  mkdirSync(join(w.home, ".config/crush"), { recursive: true });
+  installTargets(w.env, w.self, [t("crush")]);
+  installTargets(w.env, w.self, selectTargets(w.env, { names: [], auto: true }, true));
+  const off = uninstallTargets(w.env, selectTargets(w.env, { names: [], auto: true }, false));
+  const mcp = off.outcomes.find((o) => o.target === "claude-code")?.changes.find((c) =>
+    c.kind === "mcp"
+  );
+  assertEquals(mcp?.action, "removed");
+  assertStringIncludes(mcp?.note ?? "", "'install --auto' wrote it");
+  assertEquals(targetStatus(w.env, t("claude-code")).state, "not_wired");
+  assertEquals(targetStatus(w.env, t("crush")).state, "wired", "installed before --auto: kept");
+  assertEquals(targetStatus(w.env, t("crush-auto")).state, "not_wired");
 });
 
 Deno.test("a skill or command file deja did not write is kept by install and uninstall, replaced with --force", () => {
@@ -426,7 +450,8 @@ Deno.test("doctor reports wired, not wired, stale path and broken config", () =>
   assertEquals(st("crush-auto").parts[0].state, "broken_config");
   rmSync(join(w.home, ".claude/commands/deja.md"));
   const partial = st("claude-code");
-  assertEquals(partial.state, "not_wired");
+  // Trial 102 F4: "not wired" above a part that is wired read as a contradiction.
+  assertEquals(partial.state, "partly_wired");
   assertEquals(partial.parts.map((p) => p.state), ["wired", "wired", "not_wired"]);
 });
 
@@ -541,13 +566,18 @@ Deno.test("gemini-auto's hooksConfig.enabled goes with its uninstall beside the 
   installTargets(w.env, w.self, [t("gemini-auto")]);
   assertEquals(json(settings).hooksConfig, { enabled: true });
   uninstallTargets(w.env, [t("gemini-auto")]);
+  assertEquals(json(settings).hooksConfig, undefined);
+  // The MCP server is the plain target's (trial 102 F3): it goes with `uninstall gemini`.
+  uninstallTargets(w.env, [t("gemini")]);
   assertEquals(readFileSync(settings, "utf8"), mine);
   // A switch the user set is theirs: kept, and a false one named by doctor.
   write(settings, '{\n  "hooksConfig": {"enabled": false}\n}\n');
   installTargets(w.env, w.self, [t("gemini-auto")]);
   assertEquals(json(settings).hooksConfig, { enabled: false });
   const hooks = targetStatus(w.env, t("gemini-auto")).parts.find((p) => p.kind === "hooks");
-  assertEquals(hooks?.state, "wired");
+  // Trial 102 F6: "wired" (exit 0) of hooks Gemini CLI runs none of.
+  assertEquals(hooks?.state, "will_not_run");
+  assertEquals(targetStatus(w.env, t("gemini-auto")).state, "will_not_run");
   assertStringIncludes(
     hooks?.warning ?? "",
     "hooksConfig.enabled is false in ~/.gemini/settings.json",
@@ -569,12 +599,14 @@ Deno.test("doctor calls deja's MCP entry with the user's own settings wired, and
   assertEquals(mcp.state, "wired");
   // Deja's install wrote it (trial 84 F4): said as deja's entry as the user edited it.
   assertStringIncludes(mcp.warning ?? "", "deja's entry as you edited it runs deja's server");
-  // Other arguments may start no server (trial 41: `mcp --bogus` was "wired").
+  // Other arguments start no server (trial 41: `mcp --bogus` was "wired"): deja's launcher
+  // run so fails, a fault (trial 101 F1, of hooks).
   const bogus = json(path);
   bogus.mcpServers.deja.args = ["mcp", "--bogus"];
   write(path, JSON.stringify(bogus, null, 2) + "\n");
   const off = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
-  assertEquals(off.state, "not_wired");
+  assertEquals(off.state, "broken_entry");
+  assertStringIncludes(off.detail ?? "", "'deja mcp' takes no arguments");
   write(path, JSON.stringify(doc, null, 2) + "\n");
   // Uninstall keeps it, and the launcher it runs.
   uninstallTargets(w.env, [t("claude-code")]);
@@ -600,20 +632,23 @@ Deno.test("uninstall keeps the launcher a hook of deja's the user edited still r
   assertEquals([off.launcher.action, off.launcher.keptFor], ["kept", settings]);
   // Doctor names it too (trial 41: "not wired", and nothing of the hook still running deja).
   const left = targetStatus(w.env, t("claude-auto")).parts.find((p) => p.kind === "hooks")!;
-  assertEquals(left.state, "not_wired");
+  assertEquals(left.state, "partly_wired");
   assertStringIncludes(left.detail ?? "", "; still there: UserPromptSubmit hook-prompt");
-  // And said of the hooks (trial 40: "removed" was all it printed).
+  // And said of the hooks (trial 40: "removed" was all it printed), with how it goes too
+  // (trial 102 F4).
   const hooks = off.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
   assertEquals([hooks?.action, hooks?.note], [
     "kept",
-    "a hook of deja's you edited is kept as yours; deja's others were removed",
+    "a hook of deja's you edited is kept as yours; deja's others were removed; " +
+    "'deja uninstall claude-auto --force' removes it too",
   ]);
   assert(existsSync(w.launcher), "the launcher the edited hook runs stays");
-  // Taken out by hand, the next uninstall removes the launcher.
+  // Taken out by hand, the next uninstall removes the launcher (with the MCP server, the
+  // plain target's, which `uninstall claude-auto` leaves: trial 102 F3).
   const doc = json(settings);
   delete doc.hooks;
   write(settings, JSON.stringify(doc) + "\n");
-  assertEquals(uninstallTargets(w.env, [t("claude-auto")]).launcher.action, "removed");
+  assertEquals(uninstallTargets(w.env, [t("claude-code")]).launcher.action, "removed");
   assert(!existsSync(w.launcher));
 });
 
@@ -701,7 +736,7 @@ Deno.test("doctor and install warn when Claude Code's disableAllHooks stops deja
   const again = installTargets(w.env, w.self, [t("claude-auto")]);
   assertStringIncludes(autoNotes(again, w.env).join(" "), "disableAllHooks is true");
   const s = status();
-  assertEquals(s.state, "wired");
+  assertEquals(s.state, "will_not_run", "trial 102 F6: not 'wired'");
   assertStringIncludes(
     s.parts.map((p) => p.warning ?? "").join(" "),
     "disableAllHooks is true in ~/.claude/settings.json: the harness runs no hook",

@@ -71,13 +71,23 @@ export function wireCode(r: WireReport): number {
   return r.outcomes.some((o) => o.refused) ? 2 : 0;
 }
 
-/** One stderr message per refused target, with the hint. */
+/** One stderr line per refused target, then the hint once. */
 export function refusalText(r: WireReport): string {
-  return r.outcomes.filter((o) => o.refused).map((o) =>
-    `deja: ${o.target} refused: ${o.refused}\nhint: ${
-      r.aborted ? "nothing was written" : `nothing of ${o.target} was changed`
-    }; fix or move that file, then run this again\n`
-  ).join("");
+  const refused = r.outcomes.filter((o) => o.refused);
+  if (!refused.length) return "";
+  const names = refused.map((o) => o.target);
+  // A plain target refused with its `-auto` one names no file of its own (run.ts).
+  const files = new Set(
+    refused.map((o) => o.refused!).filter((why) => !why.startsWith("not written without")),
+  );
+  return refused.map((o) => `deja: ${o.target} refused: ${o.refused}\n`).join("") +
+    `hint: ${r.aborted ? "nothing was written" : `nothing of ${names.join(", ")} was changed`}; ` +
+    `fix or move ${files.size > 1 ? "those files" : "that file"}, then run this again\n`;
+}
+
+/** The `.deja.bak` copies of the user's configs a run made (or would make), each once. */
+export function backupsOf(r: WireReport): string[] {
+  return [...new Set(r.outcomes.flatMap((o) => o.backups ?? []))];
 }
 
 /** The `--json` document (docs/json-output.md, `install`). */
@@ -85,6 +95,7 @@ export function wireJson(r: WireReport): Record<string, unknown> {
   const { keptFor, keptElsewhere, ...launcher } = r.launcher;
   return {
     ...(r.dryRun ? { dry_run: true } : {}),
+    backups: backupsOf(r),
     launcher: {
       ...launcher,
       ...(keptFor ? { kept_for: keptFor } : {}),
@@ -153,8 +164,8 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
           ? c.dim(
             ` (still run by ${
               tilde(r.launcher.keptFor, home)
-            }: an entry of deja's you edited is kept as yours; take it out there, then ` +
-              "uninstall again)",
+            }: an entry of deja's you edited is kept as yours; uninstall with --force, or ` +
+              "take it out there and uninstall again, and the launcher goes too)",
           )
           : c.dim(` (${NOT_DEJAS})`)
       }`,
@@ -167,6 +178,19 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
     } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
       lines.push("unchanged: nothing of deja's was there");
     }
+  }
+  // Said once: where the copies of the user's configs are (trial 102 F9: written silently,
+  // tokens and all).
+  const baks = backupsOf(r);
+  if (install && baks.length) {
+    const one = baks.length === 1;
+    const said = `${r.dryRun ? "would keep" : "kept"} ${one ? "a backup" : "backups"} (your config${
+      one ? "" : "s"
+    } before deja's first edit, mode 0600, tokens and all; uninstall removes ${
+      one ? "it" : "them"
+    })`;
+    if (one) lines.push(c.dim(`${said}: ${tilde(baks[0], home)}`));
+    else lines.push(c.dim(`${said}:`), ...baks.map((b) => c.dim(`  ${tilde(b, home)}`)));
   }
   if (install && !r.aborted) lines.push(...installNotes(r, io));
   const nothing = all.every((x) => x === "unchanged");
@@ -215,6 +239,9 @@ export function autoNotes(r: WireReport, env?: Env): string[] {
     }
     for (const p of targetStatus(env, t).parts) {
       if (p.warning?.includes("runs no hook")) out.push(p.warning);
+      // An entry of the user's that runs deja with a command it lacks fails on every event
+      // (trial 101 F1): install writes deja's own beside it, and says so.
+      if (p.state === "broken_entry" && p.detail) out.push(p.detail);
     }
   }
   return out;

@@ -15,15 +15,17 @@ import type { Env } from "../../core/model.ts";
 import type { IO } from "../../core/runtime.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { selfCommand } from "../../core/runtime.ts";
-import { wirables } from "../install/facts.ts";
 import { type WatchStatus, watchStatus } from "../fresh/service.ts";
 import {
+  FAULTS,
   type IndexStatus,
   indexStatus,
   type TargetStatus,
   targetStatus,
   type WireState,
 } from "../install/doctor.ts";
+import { installRefusal } from "../install/run.ts";
+import { findTarget, wirables } from "../install/facts.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
 import { damageSummary, type HarnessDamage } from "../store_damage.ts";
@@ -32,8 +34,11 @@ import { type GiveUp, hookLogPath, readGiveUps } from "../hooks/log.ts";
 
 const WORDS: Record<WireState, string> = {
   wired: "wired",
+  partly_wired: "partly wired",
+  will_not_run: "will not run",
   not_wired: "not wired",
   stale_path: "stale path",
+  broken_entry: "broken entry",
   broken_config: "broken config",
 };
 
@@ -111,6 +116,14 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       ? [targetStatus(env, { name: w.facts.auto.target, harness: w, auto: true })]
       : []),
   ]);
+  // The install a note names, refused now (trial 102 F7: `deja install crush` for a crush.json
+  // of mode 444, which install refuses): the note says why instead.
+  for (const t of targets) {
+    if (!wireHint(t)) continue;
+    const ref = findTarget(t.target);
+    const why = ref && installRefusal(env, binary, ref);
+    if (why) t.blocked = why;
+  }
   const lpath = launcherPath(env);
   const ltarget = launcherTarget(lpath);
   const launcher: LauncherStatus = {
@@ -121,8 +134,9 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
   };
   const index = indexStatus(env);
   const problems = [
-    ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
-      .map((t) => `${t.target} (${WORDS[t.state]})`),
+    ...targets.filter((t) => FAULTS.includes(t.state)).map((t) =>
+      `${t.target} (${WORDS[t.state]})`
+    ),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     // Gone while a config runs it (trial 58: shown "missing" and not counted).
     ...(!launcher.exists && targets.some((t) => t.state === "stale_path")
@@ -227,7 +241,9 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   const ltarget = launcher.target;
   const c = colors(io);
   const paint = (s: WireState, width = 13) =>
-    (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
+    (s === "wired" ? c.green : s === "not_wired" ? c.dim : FAULTS.includes(s) ? c.red : c.yellow)(
+      WORDS[s].padEnd(width),
+    );
   const home = io.env.home;
   const lines: string[] = [];
   // A harness not on this machine with nothing of deja's wired: one line for all of them.
@@ -275,7 +291,9 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   );
   // The targets to give (trial 58: plain `deja install` asks "which target?").
   const again = `deja install ${
-    targets.filter((t) => t.state === "stale_path" || t.state === "wired").map((t) => t.target)
+    targets.filter((t) => t.state !== "not_wired" && t.state !== "broken_config").map((t) =>
+      t.target
+    )
       .join(" ") || "<target>"
   }`;
   if (launcher.exists && !launcher.target_exists) {
@@ -288,7 +306,15 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       ? c.red(
         "no index, and its folder is read-only: point DEJA_HOME at a folder deja may write to",
       )
-      : c.yellow("no index yet: run 'deja index'")
+      // No fault (a machine before its first `deja index`), but nothing answers meanwhile
+      // (trial 101 F10: with hooks wired, "no index yet" read as a detail).
+      : `${c.yellow("no index yet")}  ${tilde(index.path, home)}${
+        c.dim(
+          targets.some((t) => t.state !== "not_wired")
+            ? "  (deja's hooks and MCP tool answer nothing until one is built: run 'deja index')"
+            : "  (as on a new machine: run 'deja index')",
+        )
+      }`
     : index.error
     ? c.red(`unreadable: ${index.error}`)
     // A first build under way: what it read so far, not "0 changed" of a partial count (trial 31).
@@ -395,20 +421,35 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
  * (`deja install <target>`; install leaves what is wired as it is), else null.
  */
 export function wireHint(t: TargetStatus): string | null {
-  return t.detected && t.state === "not_wired" ? `deja install ${t.target}` : null;
+  return t.detected && (t.state === "not_wired" || t.state === "partly_wired")
+    ? `deja install ${t.target}`
+    : null;
 }
 
-/** The note under a target {@link wireHint} names: which parts are missing, and the command. */
+/**
+ * The note under a target {@link wireHint} names: which parts are missing, and the command;
+ * or, when that install would be refused now, why (trial 102 F7).
+ */
 function wireNote(t: TargetStatus): string | null {
   const hint = wireHint(t);
   if (!hint) return null;
   // A part deja's entry is in, turned off, is no missing one (trial 40: "mcp missing" under
   // "deja's entry is there, turned off"): install leaves it off; --force turns it on.
   const off = t.parts.some((p) => p.detail?.includes("turned off"));
-  if (off) return `${t.harness}: deja's entry is turned off; ${hint} --force turns it on again`;
-  const missing = [...new Set(t.parts.filter((p) => p.state !== "wired").map((p) => p.kind))];
+  const missing = [
+    ...new Set(
+      t.parts.filter((p) => p.state === "not_wired" || p.state === "partly_wired").map((
+        p,
+      ) => p.kind),
+    ),
+  ];
   const what = missing.length ? ` (${missing.join(", ")} missing)` : "";
-  return `${t.harness} is here but not wired${what}: ${hint}`;
+  const state = t.state === "partly_wired" ? "partly wired" : "not wired";
+  if (t.blocked) {
+    return `${t.harness} is here but ${state}${what}; '${hint}' is refused now: ${t.blocked}`;
+  }
+  if (off) return `${t.harness}: deja's entry is turned off; ${hint} --force turns it on again`;
+  return `${t.harness} is here but ${state}${what}: ${hint}`;
 }
 
 function runDoctor(a: Args, io: IO): number {

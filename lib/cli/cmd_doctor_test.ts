@@ -43,7 +43,12 @@ Deno.test("doctor prints colour on a terminal, plain text to a pipe, and JSON wi
     assertEquals(await doctorCmd.run(none, pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assert(/^crush +wired$/m.test(pipe.out()), pipe.out());
-    assertStringIncludes(pipe.out(), "index        no index yet: run 'deja index'");
+    // Trial 101 F10: no fault (exit 0), and what it means with something wired.
+    assertStringIncludes(pipe.out(), "index        no index yet  ");
+    assertStringIncludes(
+      pipe.out(),
+      "(deja's hooks and MCP tool answer nothing until one is built: run 'deja index')",
+    );
     assertEquals(pipe.err(), "");
 
     const json = captureIO(w.env, false);

@@ -19,6 +19,10 @@ import type { FileAction } from "../install/files.ts";
 import { launcherPath, writeLauncher } from "../install/launcher.ts";
 import type { WireReport } from "../install/run.ts";
 import { existsSync } from "node:fs";
+import { DejaError } from "../../core/errors.ts";
+import { overrideVar } from "../../core/paths.ts";
+import { detected, type Wirable, wirables } from "../install/facts.ts";
+import { NoHarnessHere } from "../install/select.ts";
 import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
@@ -63,7 +67,11 @@ export const installCmd: CommandSpec = {
     },
     all: { type: "boolean", description: "every harness found on this machine (plain targets)" },
     auto: { type: "boolean", description: "every harness found, with automatic recall (-auto)" },
-    force: { type: "boolean", description: "replace a skill or command file deja did not write" },
+    force: {
+      type: "boolean",
+      description: "write deja's own over what it did not write or you edited (a skill or " +
+        "command file, an MCP or hook entry, your timeout on deja's hook)",
+    },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
   run: (a, io) => runInstall(a, io),
@@ -180,12 +188,62 @@ export async function firstIndex(io: IO): Promise<void> {
   );
 }
 
+/**
+ * The harnesses deja can wire whose session stores are found here though no config of theirs
+ * is (their stores placed by `DEJA_<ID>_ROOT`, or a config folder removed), with the variable
+ * that placed them when one did.
+ */
+export async function storesWithoutConfig(
+  env: Env,
+): Promise<Array<{ harness: Wirable; variable?: string }>> {
+  const out: Array<{ harness: Wirable; variable?: string }> = [];
+  for (const w of wirables()) {
+    const p = parsers.find((x) => x.id === w.harness);
+    if (!p || detected(env, w)) continue;
+    try {
+      const d = await p.discover({ env, knownProjects: [] });
+      if (!d.sources.length) continue;
+      const variable = env.get(overrideVar(w.harness)) ? overrideVar(w.harness) : undefined;
+      out.push({ harness: w, ...(variable ? { variable } : {}) });
+    } catch { /* none found */ }
+  }
+  return out;
+}
+
+/**
+ * `install --all`/`--auto` found no config to wire: says so truly (trial 101 F11: "no harness
+ * … was found on this machine" while `deja sources` listed six harnesses' stores), naming the
+ * harnesses whose stores are here with no config folder, and what to do.
+ */
+async function noHarnessError(e: NoHarnessHere): Promise<DejaError> {
+  const stores = await storesWithoutConfig(e.env);
+  if (!stores.length) return e;
+  const names = stores.map((s) =>
+    `${s.harness.displayName}${s.variable ? ` (${s.variable})` : ""}`
+  );
+  const targets = stores.map((s) => s.harness.facts.target).join(" ");
+  return new DejaError(
+    `${e.message}: ${names.join(", ")} ${
+      stores.length === 1 ? "has its session store" : "have their session stores"
+    } here, which deja reads, but deja wires a harness in its own config folder, and ` +
+      `${stores.length === 1 ? "that does not exist" : "none of theirs exists"}`,
+    `run each harness once on this machine (it makes its config folder), then this again; or ` +
+      `name the targets to create their configs now: deja install ${targets}`,
+    1,
+  );
+}
+
 async function runInstall(a: Args, io: IO): Promise<number> {
   const args = parseInstall(a);
   // The first index is a long batch run: like `deja index`'s, it runs in a process tuned for
   // one (core/runtime.ts), started before anything is written so nothing is done twice.
   if (firstIndexDue(io.env, args)) relaunchForBatch("install");
-  const res = installData(io.env, args, selfCommand());
+  let res: InstallResult;
+  try {
+    res = installData(io.env, args, selfCommand());
+  } catch (e) {
+    throw e instanceof NoHarnessHere ? await noHarnessError(e) : e;
+  }
   // A refused target is named on stderr and makes the exit code 2; the others were installed.
   const code = res.report ? wireCode(res.report) : 0;
   if (res.report) {

@@ -28,7 +28,12 @@ import { parseWire, refusalText, type WireArgs, wireCode, wireJson, wireText } f
 import { NOT_DEJAS } from "../install/wire.ts";
 
 export const uninstallCmd: CommandSpec = {
-  usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
+  usage:
+    "uninstall <target>... | --all | --auto | --watch-service | remote-sync [--force] [--json]",
+  details: "A target takes out what it is, whatever order things were installed in:\n" +
+    "<harness>-auto the hooks and plugins (automatic recall); a plain target all of deja in\n" +
+    "that harness (its MCP server, skill, /deja command, and its -auto hooks). An entry or\n" +
+    "file of deja's you edited is kept and named; --force removes it too.",
   lacks: {
     "dry-run": "uninstall has no dry run: 'deja doctor' shows what is wired and where; " +
       "uninstall removes only deja's own entries",
@@ -40,8 +45,13 @@ export const uninstallCmd: CommandSpec = {
     },
     auto: {
       type: "boolean",
-      description:
-        "what 'install --auto' did: every harness's -auto hooks and plugins (and the plain wiring they brought)",
+      description: "undo what 'install --auto' did: every harness's -auto hooks and plugins, " +
+        "and the plain wiring that install wrote where there was none",
+    },
+    force: {
+      type: "boolean",
+      description: "also remove deja's entries and files as you edited them (otherwise kept and " +
+        "named), and any entry that runs deja's launcher",
     },
     "watch-service": {
       type: "boolean",
@@ -53,7 +63,10 @@ export const uninstallCmd: CommandSpec = {
 };
 
 /** What `deja uninstall` was asked. */
-export type UninstallArgs = WireArgs;
+export interface UninstallArgs extends WireArgs {
+  /** Remove deja's entries and files the user edited too. */
+  force: boolean;
+}
 
 /** What `deja uninstall` did. */
 export interface UninstallResult {
@@ -71,7 +84,7 @@ export interface UninstallResult {
 
 /** Reads `deja uninstall`'s arguments. */
 export function parseUninstall(a: Args): UninstallArgs {
-  return parseWire(a);
+  return { ...parseWire(a), force: Boolean(a.values.force) };
 }
 
 /**
@@ -91,7 +104,7 @@ export function uninstallData(env: Env, args: UninstallArgs): UninstallResult {
     const files = removeService(env, spec);
     if (files.length && path) removed.push({ spec, path, files });
   }
-  const report = uninstallTargets(env, refs);
+  const report = uninstallTargets(env, refs, { force: args.force });
   // Only services asked for: the report is shown when the launcher went with the last of them.
   return {
     report: args.onlyServices && report.launcher.action !== "removed" ? null : report,

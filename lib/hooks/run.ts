@@ -39,7 +39,7 @@ import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";
 import type { Part } from "./crush.ts";
 import { runFailed } from "../memory/outcome.ts";
-import { ALL_IN_ONE_BUDGET, type HookName, hookRow } from "./table.ts";
+import { ALL_IN_ONE_BUDGET, DEADLINE_MS, type HookName, hookRow } from "./table.ts";
 import { type Dialect, dialectFor, envelope, placeOf } from "./dialect.ts";
 import { originHidden } from "../search/sessions.ts";
 
@@ -55,7 +55,7 @@ export const BUDGET = {
 } as const;
 
 /** Default time budget of a hook in milliseconds (`DEJA_HOOK_DEADLINE_MS` overrides). */
-export const DEADLINE_MS = 4000;
+export { DEADLINE_MS };
 
 /**
  * The hooks that read what the stores hold now before they answer (trial 16: a session that

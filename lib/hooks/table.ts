@@ -73,6 +73,12 @@ export function hookRow(name: string): HookRow | undefined {
   return HOOKS.find((h) => h.name === name);
 }
 
+/**
+ * Default time budget of a hook in milliseconds (`DEJA_HOOK_DEADLINE_MS` overrides): past it
+ * the hook says nothing, and a hard timer ends it 250 ms later.
+ */
+export const DEADLINE_MS = 4000;
+
 /** Budget of the one hook that carries everything (Crush's PreToolUse), UTF-8 bytes. */
 export const ALL_IN_ONE_BUDGET = 4096;
 

@@ -3,24 +3,31 @@
  * the index is fresh.
  *
  * Part states: `wired` (deja's entry is there and what it runs exists),
- * `not_wired` (no deja entry, or a file deja did not write in its place),
- * `stale_path` (deja's entry runs a program that is gone, or the launcher
- * points at a moved binary), `broken_config` (the config does not parse).
- * A target's state is the worst of its parts (broken, then stale, then not
- * wired). The plain target reports the MCP server, skill and command; the
- * `-auto` target its hooks.
+ * `partly_wired` (some of deja's hooks are there, or run), `will_not_run` (deja's hooks are
+ * there, and the harness runs none of them: turned off, or not yet approved), `not_wired`
+ * (no deja entry, or a file deja did not write in its place), `stale_path` (deja's entry runs
+ * a program that is gone, or the launcher points at a moved binary), `broken_entry` (an entry
+ * runs deja with a command that cannot work: an unknown hook, which exits 2, or arguments
+ * `deja mcp` refuses), `broken_config` (the config does not parse).
+ * A target's state is its worst fault (broken config, broken entry, stale path); without one,
+ * `wired` when every part is, `not_wired` when none is, `will_not_run` when every part is
+ * wired or will not run, else `partly_wired`. The plain target reports the MCP server, skill
+ * and command; the `-auto` target its hooks.
  *
  * @module
  */
-import { dirname } from "node:path";
-import { existsSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { accessSync, constants, existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { detected, mcpFile, type RetiredHook, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { tilde } from "../../core/text.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
 import {
+  allHooks,
   commandProgram,
+  dejaCall,
+  dejaSubcommand,
   findHooks,
   getMcp,
   hasListItem,
@@ -29,6 +36,8 @@ import {
   serverProgram,
   writtenByDeja,
 } from "./edits.ts";
+import { DEADLINE_MS, HOOK_NAMES, unknownHook } from "../hooks/table.ts";
+import { COMMANDS } from "../cli/table.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
@@ -52,11 +61,21 @@ import { lastIndexAt } from "../fresh/manifest.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
-import { findListHooks } from "./list_hooks.ts";
+import { allListHooks, findListHooks } from "./list_hooks.ts";
 import { type HarnessDamage, storeDamage } from "../store_damage.ts";
 
 /** State of one part or target. */
-export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
+export type WireState =
+  | "wired"
+  | "partly_wired"
+  | "will_not_run"
+  | "not_wired"
+  | "stale_path"
+  | "broken_entry"
+  | "broken_config";
+
+/** The states that are faults: doctor counts each target in one as a problem. */
+export const FAULTS: readonly WireState[] = ["stale_path", "broken_entry", "broken_config"];
 
 /** One part of a target. */
 export interface PartStatus {
@@ -64,7 +83,7 @@ export interface PartStatus {
   path: string;
   state: WireState;
   detail?: string;
-  /** Wired, but not working yet: Codex's hooks before the user approved them. */
+  /** Wired, but not working (yet): Codex's hooks before the user approved them, a timeout too low. */
   warning?: string;
 }
 
@@ -77,6 +96,8 @@ export interface TargetStatus {
   detected: boolean;
   state: WireState;
   parts: PartStatus[];
+  /** Why `deja install <target>`, which doctor would suggest, is refused now (a broken or read-only config). */
+  blocked?: string;
 }
 
 /** The index as doctor sees it. */
@@ -121,7 +142,27 @@ export interface IndexStatus {
   error?: string;
 }
 
-const RANK: Record<WireState, number> = { wired: 0, not_wired: 1, stale_path: 2, broken_config: 3 };
+const RANK: Record<WireState, number> = {
+  wired: 0,
+  will_not_run: 1,
+  partly_wired: 2,
+  not_wired: 3,
+  stale_path: 4,
+  broken_entry: 5,
+  broken_config: 6,
+};
+
+/** A target's state from its parts' (see the module doc). */
+export function targetState(parts: readonly PartStatus[]): WireState {
+  const faults = parts.filter((p) => FAULTS.includes(p.state));
+  if (faults.length) {
+    return faults.reduce<WireState>((w, p) => (RANK[p.state] > RANK[w] ? p.state : w), "wired");
+  }
+  if (parts.every((p) => p.state === "wired")) return "wired";
+  if (parts.every((p) => p.state === "not_wired")) return "not_wired";
+  if (parts.every((p) => p.state === "wired" || p.state === "will_not_run")) return "will_not_run";
+  return "partly_wired";
+}
 
 /** Whether the program a config runs is there: the launcher and the binary it names, or a plain path. */
 function liveness(env: Env, prog: string): { ok: boolean; detail?: string } {
@@ -129,6 +170,14 @@ function liveness(env: Env, prog: string): { ok: boolean; detail?: string } {
   if (prog === launcherPath(env) || prog.endsWith("/deja-launcher")) {
     const t = launcherTarget(prog);
     if (!t) return { ok: false, detail: `launcher ${prog} is missing` };
+    // A launcher that may not be run (its mode changed) fails as a missing one does.
+    if (env.platform !== "win32") {
+      try {
+        accessSync(prog, constants.X_OK);
+      } catch {
+        return { ok: false, detail: `launcher ${prog} may not be run (not executable)` };
+      }
+    }
     if (!targetExists(t)) return { ok: false, detail: `deja is no longer at ${t[0]}` };
     return { ok: true };
   }
@@ -176,9 +225,15 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const l = liveness(env, serverProgram(e));
         if (!l.ok) return { state: "stale_path", detail: l.detail };
         if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {
-          // Other arguments may start no server (trial 41: `mcp --bogus` was "wired").
-          if (JSON.stringify(serverArgs(e)) !== JSON.stringify(serverArgs(want))) {
-            return { state: "not_wired", detail: "an entry deja did not write is there" };
+          // Other arguments start no server (trial 41: `mcp --bogus` was "wired"): deja's
+          // program run so fails, which the harness shows as a server that did not start.
+          const args = serverArgs(e);
+          if (JSON.stringify(args) !== JSON.stringify(serverArgs(want))) {
+            return {
+              state: "broken_entry",
+              detail: `${mcpCallProblem(serverProgram(e), args)}; 'deja install ${ref.name} ` +
+                "--force' puts deja's entry in its place",
+            };
           }
           // Deja's server all the same, with settings of the user's (trial 38: an `env` added
           // to deja's entry was "not wired"): it works; install and uninstall leave it be.
@@ -188,7 +243,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
             state: "wired",
             warning: `${
               made ? "deja's entry as you edited it" : "an entry deja did not write"
-            } runs deja's server: install and uninstall keep it as it is ('deja install --force' replaces it)`,
+            } runs deja's server: install and uninstall keep it as it is ('deja install ${ref.name} --force' puts deja's in its place; 'deja uninstall ${ref.name} --force' removes it)`,
           };
         }
         return { state: "wired" };
@@ -222,10 +277,12 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
   }
   if (ref.auto && f.auto?.file && f.auto.hooks && f.auto.style) {
     const auto = { ...f.auto, file: f.auto.file, hooks: f.auto.hooks, style: f.auto.style };
+    const shownFile = tilde(expandPath(env, auto.file), env.home);
     parts.push(jsonPart(expandPath(env, auto.file), auto.format, "hooks", (o) => {
       const missing: string[] = [];
       const stale: string[] = [];
       const there: string[] = [];
+      const low: string[] = [];
       for (const spec of auto.hooks) {
         const found = (auto.style === "list"
           ? findListHooks(o, spec.event)
@@ -239,26 +296,74 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
           if (!l.ok) stale.push(l.detail ?? h.command);
         }
       }
+      // Every entry that runs deja, whatever its command: one edited into a command deja does
+      // not have fails on every event (trial 101 F1: `hook-NOPE` exited 2, and Claude Code
+      // refused every prompt, while doctor said "not wired", exit 0).
+      const every = auto.style === "list" ? allListHooks(o) : allHooks(o, auto.style);
+      const broken: string[] = [];
+      for (const h of every) {
+        const call = dejaCall(h.command);
+        const why = call && hookCallProblem(call.args);
+        if (why) {
+          broken.push(
+            `${h.event} runs '${[basename(call.program), ...call.args].join(" ")}': ${why}`,
+          );
+        }
+        // A timeout below what a hook may take (trial 102 F2: 10 s lowered to 3, 10000 ms to
+        // 500): the harness stops a slow answer, which then says nothing.
+        const sub = dejaSubcommand(h.command);
+        if (sub && HOOK_NAMES.has(sub) && typeof h.timeout === "number") {
+          const ms = auto.timeout_unit === "ms" ? h.timeout : h.timeout * 1000;
+          if (ms < DEADLINE_MS) {
+            low.push(`${h.event} ${h.timeout}${auto.timeout_unit === "ms" ? " ms" : " s"}`);
+          }
+        }
+      }
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
+      if (broken.length) {
+        return {
+          state: "broken_entry",
+          detail: `${broken.join("; ")}; fix or remove ${
+            broken.length === 1 ? "that entry" : "those entries"
+          } in ${shownFile}`,
+        };
+      }
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
+      const warnings = [
+        retiredLeft(o, auto.style, auto.retired ?? [], auto.target),
+        low.length
+          ? `deja's ${low.length === 1 ? "hook has a timeout" : "hooks have timeouts"} below ` +
+            `the ${DEADLINE_MS / 1000} s a hook may take (${low.join(", ")}): the harness ` +
+            "stops a slow answer (a store to read first), which then says nothing"
+          : undefined,
+      ].filter((w): w is string => w !== undefined);
       // What is left runs deja all the same (trial 41: a hook the user edited, kept by
       // uninstall, went unmentioned under "not wired").
       if (missing.length) {
         return {
-          state: "not_wired",
+          state: "partly_wired",
           detail: `missing: ${missing.join(", ")}; still there: ${there.join(", ")}`,
+          ...(warnings.length ? { warning: warnings.join("; ") } : {}),
         };
       }
-      const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
-        baseOff(o, auto.base, tilde(expandPath(env, auto.file), env.home)) ??
-        allOff(o, auto.off, tilde(expandPath(env, auto.file), env.home)) ??
+      // Hooks the harness runs none of are no wiring that works (trial 102 F6: "wired", exit
+      // 0, under a warning that Codex had approved none of them).
+      const off = baseOff(o, auto.base, shownFile) ??
+        allOff(o, auto.off, shownFile) ??
         offIn(env, auto.off_in) ??
         (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
-      if (warning) return { state: "wired", warning };
+      if (off) {
+        const state: WireState = typeof off === "string" || off.all
+          ? "will_not_run"
+          : "partly_wired";
+        const text = typeof off === "string" ? off : off.warning;
+        return { state, warning: [text, ...warnings].join("; ") };
+      }
+      if (warnings.length) return { state: "wired", warning: warnings.join("; ") };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
     }));
   }
-  const state = parts.reduce<WireState>((w, p) => (RANK[p.state] > RANK[w] ? p.state : w), "wired");
+  const state = targetState(parts);
   return {
     target: ref.name,
     harness: ref.harness.harness,
@@ -267,6 +372,42 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     state,
     parts,
   };
+}
+
+/** Why an MCP entry that runs deja with `args` (not deja's `["mcp"]`) starts no server. */
+function mcpCallProblem(program: string, args: unknown): string {
+  const words = Array.isArray(args) ? args.map(String) : [];
+  const shown = [basename(program), ...words].join(" ");
+  if (words[0] === "mcp") {
+    return `runs '${shown}': 'deja mcp' takes no arguments, and with these it starts no server`;
+  }
+  return `runs '${shown}', which is not deja's MCP server ('deja mcp'): no server starts`;
+}
+
+/**
+ * Why a hook that runs deja with `args` cannot work, or undefined when it can: an unknown
+ * hook exits 2, which harnesses read as "block" (trial 101 F1: Claude Code refused every
+ * prompt, and doctor said "not wired", exit 0); a word that is no command is searched for,
+ * and the search's text would be the hook's answer. Another deja command is the user's own use
+ * of deja, and runs.
+ */
+export function hookCallProblem(args: readonly string[]): string | undefined {
+  const [first] = args;
+  if (first === undefined) return "deja with no command prints its usage and exits 2";
+  if (unknownHook(first)) {
+    return `no such deja hook: it exits 2, which harnesses read as 'block' (a prompt or ` +
+      "tool call refused)";
+  }
+  if (HOOK_NAMES.has(first)) {
+    return args.includes("--help") || args.includes("-h")
+      ? "asks the hook for its help, which it prints instead of an answer"
+      : undefined;
+  }
+  if (first.startsWith("-") || first === "help" || COMMANDS.some((c) => c.name === first)) {
+    return undefined;
+  }
+  return `'${first}' is no deja command: deja searches for it, and the search's text would ` +
+    "be the hook's answer";
 }
 
 /** The arguments an MCP entry runs its program with (`args`, or a command list's rest). */
@@ -381,7 +522,12 @@ function retiredLeft(
  * harness has not approved yet (no pin in `trustFile`), or undefined when every
  * one is approved or the pins cannot be read (doctor reports the hooks file only).
  */
-function approval(env: Env, file: string, hooks: Record<string, unknown>, trustFile: string) {
+function approval(
+  env: Env,
+  file: string,
+  hooks: Record<string, unknown>,
+  trustFile: string,
+): { warning: string; all: boolean } | undefined {
   let config: Record<string, unknown> = {};
   try {
     config = readJsonDoc(expandPath(env, trustFile)).value;
@@ -392,9 +538,12 @@ function approval(env: Env, file: string, hooks: Record<string, unknown>, trustF
   const open = unapprovedHooks(expandPath(env, file), hooks, config);
   if (!open.length) return undefined;
   const changed = open.filter((u) => u.why === "changed").length;
-  return `hooks present, not yet approved — run /hooks in Codex (${open.length} of deja's hooks${
-    changed ? `, ${changed} changed since approved` : ""
-  })`;
+  const all = allHooks(hooks, "nested").filter((h) => dejaSubcommand(h.command)).length;
+  return {
+    all: open.length >= all,
+    warning: `hooks present, not yet approved — run /hooks in Codex (${open.length} of deja's ` +
+      `${all} hooks${changed ? `, ${changed} changed since approved` : ""})`,
+  };
 }
 
 function jsonPart(

@@ -36,6 +36,56 @@ export function dejaSubcommand(command: unknown): string | undefined {
   return m?.[1];
 }
 
+/**
+ * The words of a simple shell command, unquoted (`'…'`, `"…"`, backslashes), up to its first
+ * operator (`;`, `|`, `&`, `<`, `>`, `#`): a redirection's file descriptor number goes too.
+ */
+export function shellWords(command: string): string[] {
+  const out: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (/\s/.test(ch)) {
+      if (word !== undefined) out.push(word);
+      word = undefined;
+    } else if (ch === "'") {
+      const end = command.indexOf("'", i + 1);
+      word = (word ?? "") + command.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? command.length : end;
+    } else if (ch === '"') {
+      let j = i + 1;
+      let text = "";
+      for (; j < command.length && command[j] !== '"'; j++) {
+        if (command[j] === "\\" && j + 1 < command.length) j++;
+        text += command[j];
+      }
+      word = (word ?? "") + text;
+      i = j;
+    } else if (ch === "\\") {
+      word = (word ?? "") + (command[i + 1] ?? "");
+      i++;
+    } else if (/[;|&<>]/.test(ch) || (ch === "#" && word === undefined)) {
+      // `2>/dev/null`: the 2 is the redirection's, not a word.
+      if (word !== undefined && !(/[<>]/.test(ch) && /^\d+$/.test(word))) out.push(word);
+      return out;
+    } else word = (word ?? "") + ch;
+  }
+  if (word !== undefined) out.push(word);
+  return out;
+}
+
+/**
+ * What a hook or server command runs of deja: its program (a deja launcher, or a `deja`
+ * binary) and the deja arguments after it; undefined when the command runs another program
+ * first (the user's own script, or a shell around deja).
+ */
+export function dejaCall(command: unknown): { program: string; args: string[] } | undefined {
+  if (typeof command !== "string") return undefined;
+  const [program, ...args] = shellWords(command);
+  if (!program || !/(^|[/\\])deja(-launcher)?(\.exe)?$/.test(program)) return undefined;
+  return { program, args };
+}
+
 /** The first word of a shell command, unquoted (the program a hook or server runs). */
 export function commandProgram(command: string): string {
   const m = /^\s*(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))/.exec(command);
@@ -207,6 +257,19 @@ export function writtenByDeja(entry: unknown, want: Obj, launcher?: string): boo
 }
 
 /**
+ * Removes the MCP entry at `key`, whoever wrote it (`uninstall --force`: deja's entry as the
+ * user edited it). Returns true when one was there.
+ */
+export function dropMcp(o: Obj, key: string[]): boolean {
+  if (mcpValue(o, key) === undefined) return false;
+  const holder = walk(o, key, false)!;
+  const last = key[key.length - 1];
+  if (Array.isArray(holder)) holder.splice(itemIndex(holder, listSelector(last)!), 1);
+  else delete holder[last];
+  return true;
+}
+
+/**
  * Removes deja's MCP entry (only one deja wrote, {@link writtenByDeja}); the
  * containers it leaves empty stay (wire.ts prunes the ones deja created).
  * Returns true when removed.
@@ -325,6 +388,15 @@ export function hookByDeja(
 }
 
 /**
+ * True when a hook command runs a deja launcher (`launcher`, or any `deja-launcher`) first,
+ * whatever its arguments: deja's entry, as written or as the user edited it since
+ * (`uninstall --force` takes these out too).
+ */
+export function runsLauncher(command: unknown, launcher?: string): boolean {
+  return typeof command === "string" && isLauncher(commandProgram(command), launcher);
+}
+
+/**
  * A user's hook entry `--force` replaced: the event key, the subcommand, its
  * index in the event's list, the entry as it was, and (when the entry stayed
  * with the user's other items in it) what was left of it at that index.
@@ -338,16 +410,35 @@ export interface HookReplaced {
 }
 
 /**
- * deja's hook entry `item` with the timeout its earlier entry had when that was higher: a
- * timeout the user raised is theirs (trial 66: 10 -> 30 went back to 10 on reinstall); one
- * below deja's (an older deja's, or lowered by hand) is raised to it.
+ * deja's hook entry `item` with the timeout its earlier entry had, when that was another
+ * number: the timeout of deja's own entry is the user's to set (trial 66: 10 -> 30 went back
+ * to 10 on reinstall; trial 102 F2: 10 -> 3 did too, and nothing said so). deja has never
+ * written another timeout than the one it writes now (registry.json history), so a different
+ * one is the user's. `own.force` sets deja's again; `own.timeoutKept` hears of each one kept.
  */
-export function keptTimeout(item: Obj, before: unknown): Obj {
+export function keptTimeout(
+  item: Obj,
+  before: unknown,
+  own: HookOwnership = {},
+  at?: { event: string; sub: string },
+): Obj {
   const t = item.timeout;
-  return typeof before === "number" && Number.isFinite(before) && typeof t === "number" &&
-      before > t
-    ? { ...item, timeout: before }
-    : item;
+  if (
+    own.force || typeof before !== "number" || !Number.isFinite(before) || before <= 0 ||
+    typeof t !== "number" || before === t
+  ) return item;
+  if (at) own.timeoutKept?.({ ...at, timeout: before, deja: t });
+  return { ...item, timeout: before };
+}
+
+/** A timeout of the user's on deja's own hook entry that install kept. */
+export interface TimeoutKept {
+  event: string;
+  sub: string;
+  /** The user's timeout, kept. */
+  timeout: number;
+  /** The timeout deja writes. */
+  deja: number;
 }
 
 /** How install treats hook entries that run deja but that deja did not write. */
@@ -355,6 +446,8 @@ export interface HookOwnership {
   force?: boolean;
   /** Told of each user's entry `force` replaced (uninstall puts it back). */
   replaced?: (r: HookReplaced) => void;
+  /** Told of each timeout of the user's on deja's own entry that was kept ({@link keptTimeout}). */
+  timeoutKept?: (t: TimeoutKept) => void;
 }
 
 /**
@@ -409,7 +502,12 @@ export function setHooks(
         const index = i;
         let left: unknown;
         if (!placed && (style === "flat" || others.length === 0)) {
-          const timed = keptTimeout(item, style === "flat" ? e.timeout : mine[0].timeout);
+          const timed = keptTimeout(
+            item,
+            style === "flat" ? e.timeout : mine[0].timeout,
+            own,
+            { event: k, sub: spec.args[0] },
+          );
           list[i] = style === "flat"
             ? { ...e, ...timed }
             : { ...e, ...entry, hooks: [{ ...mine[0], ...timed }] };
@@ -484,6 +582,25 @@ export function findHooks(
   return out;
 }
 
+/** Every hook item of a hooks map (`o.hooks`), whatever it runs, with its event key and matcher. */
+export function allHooks(
+  o: Obj,
+  style: "flat" | "nested",
+): Array<{ event: string; matcher?: string; command: unknown; timeout: unknown }> {
+  const hooks = isObj(o.hooks) ? o.hooks : {};
+  const out: Array<{ event: string; matcher?: string; command: unknown; timeout: unknown }> = [];
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    for (const e of list) {
+      const matcher = isObj(e) && typeof e.matcher === "string" ? e.matcher : undefined;
+      for (const h of items(e, style)) {
+        out.push({ event, matcher, command: h.command, timeout: h.timeout });
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Removes every hook item deja wrote for `specs` ({@link hookByDeja}; any
  * event) and puts back the user's entries `--force` replaced (`back`); an
@@ -498,6 +615,7 @@ export function removeHooks(
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
+  force = false,
 ): number {
   if (!isObj(o.hooks)) return 0;
   const hooks = o.hooks;
@@ -509,7 +627,9 @@ export function removeHooks(
     let here = 0;
     const kept = list.flatMap((e) => {
       const all = items(e, style);
-      const mine = all.filter((h) => hookByDeja(h.command, specs, launcher));
+      const mine = all.filter((h) =>
+        hookByDeja(h.command, specs, launcher) || (force && runsLauncher(h.command, launcher))
+      );
       if (!mine.length) return [e];
       here += mine.length;
       for (const h of mine) gone.add(`${k}\0${dejaSubcommand(h.command)}`);

@@ -84,15 +84,16 @@ Deno.test("setHooks replaces a deja entry written for an old path in place, keep
   assertEquals(list[0], {
     matcher: "^(bash|edit|write|multiedit)$",
     command: `${L} hook-tool --crush`,
-    timeout: 10,
+    timeout: 3, // the user's (trial 102 F2)
     note: "mine",
   });
   assertEquals(list[1], { command: "./mine.sh" });
 });
 
-// Trial 66: a timeout raised by hand (10 -> 30) went back to 10 when install ran again.
-Deno.test("setHooks keeps a timeout the user raised on deja's own entry, not one below deja's", () => {
-  const o: Record<string, unknown> = {
+// Trial 66: a timeout raised by hand (10 -> 30) went back to 10 when install ran again; trial
+// 102 F2: so did one lowered (10 -> 3), and nothing said so.
+Deno.test("setHooks keeps the timeout the user set on deja's own entry, says so, and --force sets deja's", () => {
+  const hooks = () => ({
     hooks: {
       SessionStart: [{ hooks: [{ type: "command", command: `${L} hook-context`, timeout: 30 }] }],
       PreToolUse: [{
@@ -100,11 +101,21 @@ Deno.test("setHooks keeps a timeout the user raised on deja's own entry, not one
         hooks: [{ type: "command", command: `/old/deja-launcher hook-tool`, timeout: 2 }],
       }],
     },
-  };
-  setHooks(o, claudeSpecs, L, "nested");
+  });
+  const o: Record<string, unknown> = hooks();
+  const kept: unknown[] = [];
+  setHooks(o, claudeSpecs, L, "nested", { timeoutKept: (t) => kept.push(t) });
   const h = o.hooks as Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
   assertEquals(h.SessionStart[0].hooks[0].timeout, 30);
-  assertEquals(h.PreToolUse[0].hooks[0].timeout, 10);
+  assertEquals(h.PreToolUse[0].hooks[0].timeout, 2);
+  assertEquals(kept, [
+    { event: "SessionStart", sub: "hook-context", timeout: 30, deja: 10 },
+    { event: "PreToolUse", sub: "hook-tool", timeout: 2, deja: 10 },
+  ]);
+  const f: Record<string, unknown> = hooks();
+  setHooks(f, claudeSpecs, L, "nested", { force: true });
+  const fh = f.hooks as Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+  assertEquals([fh.SessionStart[0].hooks[0].timeout, fh.PreToolUse[0].hooks[0].timeout], [10, 10]);
   const c: Record<string, unknown> = {
     hooks: { PreToolUse: [{ command: `${L} hook-tool --crush`, timeout: 45 }] },
   };

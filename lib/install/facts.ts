@@ -190,11 +190,22 @@ export interface TargetRef {
   harness: Wirable;
   auto: boolean;
   /**
-   * Picked by `--auto` for a harness at its plain target (it has no `-auto` one, or the
-   * program its hooks need is not here), not named: `uninstall --auto` takes that wiring
-   * back when this install wrote it (lib/install/state.ts `withAuto`).
+   * Not named, picked: install, by `--auto` for a harness at its plain target (it has no
+   * `-auto` one, or the program its hooks need is not here): `uninstall --auto` takes that
+   * wiring back when this install wrote it (lib/install/state.ts `withAuto`); uninstall, by
+   * `--all` or `--auto`.
    */
   swept?: boolean;
+  /**
+   * Uninstall: picked by `uninstall --auto`, which undoes what `install --auto` did: the plain
+   * wiring that install wrote goes with the `-auto` target (lib/install/run.ts).
+   */
+  undoAuto?: boolean;
+  /**
+   * Install: the plain target of this `-auto` one was asked for too (`named`, or `swept` by
+   * `--auto`): when the `-auto` target is refused, the plain one is still wired when it can be.
+   */
+  plainAsked?: "named" | "swept";
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string" && v !== "";

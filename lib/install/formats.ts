@@ -215,21 +215,96 @@ function jsoncIndent(text: string): jsonc.FormattingOptions {
  * one-line siblings), then only the inserted text formatted, in the file's
  * indent and line ending (and the braces of a container it was empty in).
  */
-function jsonEdit(text: string, c: Change, fo: jsonc.FormattingOptions): string {
-  const edits = (c.value === undefined ? itemRemoval(text, c.path) : undefined) ??
-    jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true });
+function jsonEdit(
+  text: string,
+  c: Change,
+  fo: jsonc.FormattingOptions,
+  trailingCommas = true,
+): string {
+  const edits =
+    (c.value === undefined
+      ? itemRemoval(text, c.path) ?? propertyRemoval(text, c.path, trailingCommas)
+      : undefined) ??
+      besideComment(
+        text,
+        jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true }),
+        fo,
+      );
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
+  // In order, each at its offset moved by what the ones before it changed: a comma
+  // besideComment adds is in place before the property after it is formatted.
+  let shift = 0;
+  for (const edit of [...edits].sort((a, b) => a.offset - b.offset)) {
+    const e = { ...edit, offset: edit.offset + shift };
+    const was = out.length;
     out = jsonc.applyEdits(out, [e]);
-    if (!e.content) continue;
-    let begin = e.offset;
-    let end = e.offset + e.content.length;
-    if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
-    if (/[\]}]/.test(out[end] ?? "")) end++;
-    const range = { offset: begin, length: end - begin };
-    out = jsonc.applyEdits(out, jsonc.format(out, range, { ...fo, keepLines: false }));
+    if (e.content && e.content !== ",") {
+      let begin = e.offset;
+      let end = e.offset + e.content.length;
+      if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
+      if (/[\]}]/.test(out[end] ?? "")) end++;
+      const range = { offset: begin, length: end - begin };
+      out = jsonc.applyEdits(out, jsonc.format(out, range, { ...fo, keepLines: false }));
+    }
+    shift += out.length - was;
   }
   return out;
+}
+
+/** A comment that ends its line: `// …`, or `/* … *\/` on one line. */
+const LINE_END_COMMENT = String
+  .raw`[ \t]*(?:\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)[ \t]*(?=\r?\n)`;
+
+/**
+ * jsonc-parser's `edits` with a property appended after a sibling that a comment ends the line
+ * of (`"mine": {…}, // note`) moved past that comment, onto a line of its own: appended
+ * right after the sibling, it took the comment as its own (trial 102 F8: Zed's
+ * `// trailing` followed deja's entry). A sibling with no comma gets one before the comment.
+ */
+function besideComment(
+  text: string,
+  edits: jsonc.Edit[],
+  fo: jsonc.FormattingOptions,
+): jsonc.Edit[] {
+  return edits.flatMap((e) => {
+    if (e.length !== 0 || !e.content.startsWith(",")) return [e];
+    const m = new RegExp(String.raw`^([ \t]*,)?` + LINE_END_COMMENT).exec(text.slice(e.offset));
+    if (!m) return [e];
+    const property = {
+      offset: e.offset + m[0].length,
+      length: 0,
+      content: fo.eol + e.content.slice(1),
+    };
+    return m[1] ? [property] : [{ offset: e.offset, length: 0, content: "," }, property];
+  });
+}
+
+/**
+ * The edit that removes the last property `path` of an object when it stands on a line of its
+ * own below a sibling whose line a comment ends ({@link besideComment} put it there): that line
+ * stays as it was, the comma before its comment too where trailing commas are allowed.
+ * Undefined for any other property (jsonc-parser removes it, from the sibling's end).
+ */
+function propertyRemoval(
+  text: string,
+  path: Array<string | number>,
+  trailingCommas: boolean,
+): jsonc.Edit[] | undefined {
+  if (typeof path[path.length - 1] !== "string") return undefined;
+  const root = jsonc.parseTree(text, [], { allowTrailingComma: true });
+  const prop = root && jsonc.findNodeAtLocation(root, path)?.parent;
+  const kids = prop?.parent?.type === "object" ? prop.parent.children ?? [] : [];
+  const idx = prop ? kids.indexOf(prop) : -1;
+  if (!prop || idx < 1 || idx !== kids.length - 1) return undefined;
+  const prev = kids[idx - 1];
+  const from = prev.offset + prev.length;
+  const m = new RegExp(String.raw`^([ \t]*,)` + LINE_END_COMMENT + String.raw`(\r?\n)[ \t]*$`)
+    .exec(text.slice(from, prop.offset));
+  if (!m) return undefined;
+  const eol = from + m[0].length - m[0].slice(m[0].lastIndexOf(m[2])).length;
+  const edits = [{ offset: eol, length: prop.offset + prop.length - eol, content: "" }];
+  if (!trailingCommas) edits.push({ offset: from, length: m[1].length, content: "" });
+  return edits;
 }
 
 /**
@@ -307,7 +382,7 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       if (fresh) return JSON.stringify(next, null, 2) + "\n";
       const fo = jsoncIndent(text);
       let out = text;
-      for (const c of diff(before, next)) out = jsonEdit(out, c, fo);
+      for (const c of diff(before, next)) out = jsonEdit(out, c, fo, format === "jsonc");
       return out;
     }
     case "toml":

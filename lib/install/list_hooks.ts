@@ -17,6 +17,7 @@ import {
   type HookReplaced,
   keptTimeout,
   putBackHooks,
+  runsLauncher,
   ShapeError,
 } from "./edits.ts";
 
@@ -80,7 +81,10 @@ export function setListHooks(
     if (!at.length) {
       if (!theirs.length) list.push(want);
     } else {
-      list[at[0]] = keptTimeout(want, (list[at[0]] as Obj).timeout);
+      list[at[0]] = keptTimeout(want, (list[at[0]] as Obj).timeout, own, {
+        event: spec.event,
+        sub: spec.args[0],
+      });
       for (const i of at.slice(1).reverse()) list.splice(i, 1);
     }
   }
@@ -100,6 +104,22 @@ export function findListHooks(
   });
 }
 
+/** Every entry of the `[[hooks]]` list, whatever it runs. */
+export function allListHooks(
+  o: Obj,
+): Array<{ event: string; matcher?: string; command: unknown; timeout: unknown }> {
+  return (hookList(o, false) ?? []).flatMap((e) =>
+    isObj(e)
+      ? [{
+        event: String(e.event ?? ""),
+        matcher: typeof e.matcher === "string" ? e.matcher : undefined,
+        command: e.command,
+        timeout: e.timeout,
+      }]
+      : []
+  );
+}
+
 /**
  * Removes every entry deja wrote for `specs` (edits.ts `hookByDeja`) and puts
  * back the user's entries `--force` replaced (`back`); a list left empty stays
@@ -112,10 +132,13 @@ export function removeListHooks(
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
+  force = false,
 ): number {
   const list = hookList(o, false);
   if (!list) return 0;
-  const ours = (e: unknown) => isObj(e) && hookByDeja(e.command, specs, launcher);
+  const ours = (e: unknown) =>
+    isObj(e) &&
+    (hookByDeja(e.command, specs, launcher) || (force && runsLauncher(e.command, launcher)));
   const kept = list.filter((e) => !ours(e));
   const n = list.length - kept.length;
   if (!n) return 0;

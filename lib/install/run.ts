@@ -33,7 +33,7 @@ import { anyServiceWritten } from "../fresh/service.ts";
 import { expandPath } from "./template.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
-import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
+import { type Change, holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
 import { formatOf, parseConfig } from "./formats.ts";
 
@@ -99,10 +99,37 @@ function installLocked(
       "nothing was written; make that place writable, or set DEJA_HOME to one that is",
     );
   }
-  const refusals = refs.map((r) => {
+  const refusedOf = (r: TargetRef) => {
     const plan = planTarget(ctx, r, true);
     return "refused" in plan ? plan.refused : undefined;
-  });
+  };
+  // Every target asked for gets its row (trial 102 F1: with `install claude-code claude-auto`
+  // and a broken ~/.claude.json, only claude-auto's refusal was said, text and JSON). A refused
+  // `-auto` target's plain one is wired on its own when it was asked for and its files allow;
+  // else it is refused, with its own reason or the `-auto` target's.
+  const asked = refs;
+  refs = [];
+  const refusals: Array<string | undefined> = [];
+  for (const r of asked) {
+    const refused = refusedOf(r);
+    if (refused && r.auto) {
+      const plain: TargetRef = {
+        name: r.harness.facts.target,
+        harness: r.harness,
+        auto: false,
+        ...(r.plainAsked === "swept" ? { swept: true } : {}),
+      };
+      const own = refusedOf(plain);
+      refs.push(plain);
+      refusals.push(
+        own ??
+          (r.plainAsked ? undefined : `not written without ${r.name}, which writes it too and ` +
+            `was refused; 'deja install ${plain.name}' wires it alone`),
+      );
+    }
+    refs.push(r);
+    refusals.push(refused);
+  }
   const refusedOutcome = (r: TargetRef, refused: string): TargetOutcome => ({
     target: r.name,
     harness: r.harness.harness,
@@ -164,6 +191,20 @@ function installLocked(
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
 }
 
+/**
+ * Why `deja install` of `ref` would be refused now (a config that does not parse, or cannot be
+ * written; the launcher's place not writable), or undefined when it would go ahead. Reads;
+ * writes nothing. `self` is the argv that starts this deja.
+ */
+export function installRefusal(env: Env, self: string[], ref: TargetRef): string | undefined {
+  const windows = env.platform === "win32";
+  const launcher = windows ? self[0] : launcherPath(env);
+  const problem = windows ? undefined : writeProblem(launcher);
+  if (problem) return `cannot write deja's launcher: ${problem}`;
+  const plan = planTarget({ env, launcher, state: loadInstallState(env), dryRun: true }, ref, true);
+  return "refused" in plan ? plan.refused : undefined;
+}
+
 /** True when any part of `r`'s plain wiring (MCP server, skill, command, files) is in place. */
 function plainWired(env: Env, r: TargetRef): boolean {
   const st = targetStatus(env, { name: r.harness.facts.target, harness: r.harness, auto: false });
@@ -194,33 +235,56 @@ function cleanFsErrors<T>(fn: () => T): T {
 
 /**
  * Uninstalls `refs`; the launcher goes too once no target is wired any more.
- * `<h>-auto` takes back the hooks, and the plain wiring too when the `-auto`
- * install wrote it (state.ts `withAuto`); without that record (a plain install
- * wired it, or an older deja) the plain wiring stays. Every change is reported
- * under the target that owns it (hooks under `-auto`).
+ * A target takes out what it is, whatever the order things were installed in (trial 102 F3):
+ * `<h>-auto` the hooks and plugin files (automatic recall), the plain target all of deja in
+ * that harness (its MCP server, skill, command, and the `-auto` hooks, which are the plain
+ * wiring plus hooks: reported under `-auto`, with a note). Only `uninstall --auto` (refs
+ * marked `undoAuto`) undoes what `install --auto` did, the plain wiring it wrote included
+ * (state.ts `withAuto`). `force`: deja's entries and files as the user edited them go too
+ * (any entry running deja's launcher), which are otherwise kept and named.
  */
-export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
-  return withInstallLock(env, () => cleanFsErrors(() => uninstallAll(env, refs)));
+export function uninstallTargets(
+  env: Env,
+  refs: TargetRef[],
+  opts: { force?: boolean } = {},
+): WireReport {
+  return withInstallLock(env, () => cleanFsErrors(() => uninstallAll(env, refs, opts)));
 }
 
-function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
+function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): WireReport {
   const path = launcherPath(env);
   const state = loadInstallState(env);
-  const ctx = { env, launcher: path, state, restored: [] as typeof state.replaced };
-  // `uninstall <h>-auto` undoes `install <h>-auto`: the plain wiring goes too when that install wrote it.
+  const ctx = {
+    env,
+    launcher: path,
+    state,
+    restored: [] as typeof state.replaced,
+    force: opts.force,
+  };
+  // `uninstall --auto` undoes `install --auto`: the plain wiring goes too when that install wrote it.
   const withAuto = new Set(state.withAuto ?? []);
   const whole = (r: TargetRef): TargetRef =>
-    r.auto && withAuto.has(r.harness.harness)
-      ? { name: r.harness.facts.target, harness: r.harness, auto: false }
+    r.auto && r.undoAuto && withAuto.has(r.harness.harness)
+      ? { name: r.harness.facts.target, harness: r.harness, auto: false, undoAuto: true }
       : r;
-  // A refusal is said under the target typed (trial 84 F5: `uninstall claude-auto` said
-  // "claude-code refused" where settings.json held claude-auto's hooks).
   const outcomes = refs.flatMap((r) => {
-    const o = wireTarget(ctx, whole(r), false);
-    return splitByOwner(o.refused ? { ...o, target: r.name } : o);
+    const w = whole(r);
+    const o = wireTarget(ctx, w, false);
+    // A refusal is said under the target typed (trial 84 F5: `uninstall claude-auto` said
+    // "claude-code refused" where settings.json held claude-auto's hooks), and under the
+    // `-auto` target a plain one takes out too (trial 102 F1: it vanished from the report).
+    if (o.refused) {
+      const auto = !w.auto && r.harness.facts.auto?.target;
+      const names = [...new Set([r.name, w.name, ...(auto ? [auto] : [])])];
+      return names.map((target) => ({ ...o, target }));
+    }
+    return splitByOwner(o).map((x) => ({ ...x, changes: x.changes.map((c) => why(r, w, c)) }));
   });
+  // The harnesses whose plain wiring went: `install --auto` wrote none of it any more.
   const done = new Set(
-    outcomes.filter((o) => !o.refused).map((o) => o.harness),
+    refs.filter((r) => !whole(r).auto).map((r) => r.harness.harness).filter((h) =>
+      outcomes.some((o) => o.harness === h && !o.refused)
+    ),
   );
   saveInstallState(env, {
     ...loadInstallState(env),
@@ -230,10 +294,14 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     owned: state.owned,
   });
   const still = launcherInUse(env, path);
-  // An entry of deja's the user edited (a flag added to a hook) is kept as theirs, and runs
-  // the launcher still: it stays, and is said to (trial 39: it was removed, and the agent's
-  // hook failed on every prompt).
-  const edited = still || !existsSync(path) ? undefined : configRunning(env, path);
+  // An entry of deja's the user edited (a flag added to a hook, an `env` to the MCP entry) is
+  // kept as theirs, and runs the launcher still: it stays, and is said to (trial 39: it was
+  // removed, and the agent's hook failed on every prompt; trial 102 F4: the launcher stayed
+  // for a kept MCP entry, and nothing said so).
+  const keptHere = outcomes.flatMap((o) => o.changes).filter((c) =>
+    c.action === "kept" && c.kind !== "skill" && c.kind !== "command" && c.kind !== "file"
+  ).map((c) => c.path).find((p) => namesLauncher(p, path));
+  const edited = !existsSync(path) ? undefined : still ? keptHere : configRunning(env, path);
   // A config deja wired under other settings (trial 58: `CLAUDE_CONFIG_DIR=~/.claude-work
   // deja install claude-auto`, then a plain `uninstall --all` took the launcher its hooks run,
   // and they failed on every prompt): the launcher stays, and where it is run is said.
@@ -243,12 +311,12 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   const keptFor = edited ?? elsewhere;
   // The launcher is deja's own: never restored from a backup (an older deja made those).
   if (!still && !keptFor) rmSync(`${path}.deja.bak`, { force: true });
-  const action: FileAction | "kept" = still
+  const action: FileAction | "kept" = still && !keptFor
     ? "unchanged"
     : keptFor || (existsSync(path) && launcherTarget(path) === null)
     ? "kept" // a file at the launcher's place that deja did not write, or one a config runs
     : removeFile(path, dirname(path));
-  dropBackups(env, outcomes);
+  dropBackups(env, outcomes, path);
   removeMadeDirs(env);
   return {
     launcher: {
@@ -260,6 +328,37 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     },
     outcomes,
   };
+}
+
+/**
+ * A change of `uninstall r` (run as `w`) with why it went where the target named is not the
+ * one that owns it: the `-auto` hooks a plain target takes out with it, the plain wiring
+ * `uninstall --auto` takes back because `install --auto` wrote it (trial 102 F3).
+ */
+function why(r: TargetRef, w: TargetRef, c: Change): Change {
+  if (c.action !== "removed" || c.note) return c;
+  const plain = r.harness.facts.target;
+  if (w.undoAuto && !w.auto && c.target === plain) {
+    return { ...c, note: "'install --auto' wrote it, and 'uninstall --auto' takes it back" };
+  }
+  if (!r.auto && !r.swept && c.target !== plain) {
+    return {
+      ...c,
+      note: `with ${plain}, which takes all of deja out of ${r.harness.displayName}; ` +
+        `'deja uninstall ${c.target}' takes the hooks alone`,
+    };
+  }
+  return c;
+}
+
+/** True when the file at `file` names the launcher at `path` (in a JSON string or as is). */
+function namesLauncher(file: string, path: string): boolean {
+  try {
+    const text = readTextSync(realTarget(file), CONFIG_MAX);
+    return text.includes(path) || text.includes(JSON.stringify(path).slice(1, -1));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -305,14 +404,7 @@ function recordedRunning(
 function launcherInUse(env: Env, path: string): boolean {
   // Wired, and by the launcher: the user's own entry running another deja (trial 82 F5:
   // `/opt/deja/bin/deja`) keeps no launcher.
-  const names = (file: string) => {
-    try {
-      const text = readTextSync(realTarget(file), CONFIG_MAX);
-      return text.includes(path) || text.includes(JSON.stringify(path).slice(1, -1));
-    } catch {
-      return false;
-    }
-  };
+  const names = (file: string) => namesLauncher(file, path);
   const wired = wirables().some((w) =>
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
@@ -375,7 +467,7 @@ function splitByOwner(o: TargetOutcome): TargetOutcome[] {
  * the backup's bytes are put back first, so the user's formatting returns too
  * (never a backup that holds deja's own entries: an older deja made those).
  */
-function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
+function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): void {
   for (const c of outcomes.flatMap((o) => o.changes)) {
     if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
@@ -383,6 +475,9 @@ function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
     if (!existsSync(bak)) continue;
     const now = existsSync(real) ? readFileSync(real, "utf8") : undefined;
     if (now !== undefined && heldByDeja(env, real, now)) continue; // deja is still wired there
+    // An entry of deja's the user edited, kept, still runs the launcher there: the backup
+    // stays for the uninstall that takes it (`--force`, trial 102 F4), as the launcher does.
+    if (c.action === "kept" && now !== undefined && namesLauncher(real, launcher)) continue;
     const original = readFileSync(bak, "utf8");
     const mine = heldByDeja(env, real, original);
     if (

@@ -104,13 +104,7 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
   }
   if (sel.all || sel.auto) {
     const pool = install ? wirables().filter((w) => detected(env, w)) : wirables();
-    if (!pool.length) {
-      throw new DejaError(
-        "no harness deja can wire was found on this machine",
-        `name a target to wire it anyway (${hint})`,
-        1,
-      );
-    }
+    if (!pool.length) throw new NoHarnessHere(env, hint);
     // What `install --auto` wired at a plain target, and wrote there (state.ts `withAuto`).
     const withAuto = new Set(!install && sel.auto ? loadInstallState(env).withAuto : []);
     for (const w of pool) {
@@ -119,7 +113,9 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
       // 38: goose and zed stayed wired, and said nothing).
       const autoOnly = !install && sel.auto && !sel.all;
       if (autoOnly && !w.facts.auto) {
-        if (withAuto.has(w.harness)) out.push({ name: w.facts.target, harness: w, auto: false });
+        if (withAuto.has(w.harness)) {
+          out.push({ name: w.facts.target, harness: w, auto: false, undoAuto: true, swept: true });
+        }
         continue;
       }
       // Install: a harness whose hooks need a program that is not here (Kimi Code) gets its plain target.
@@ -129,11 +125,22 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
         name: deep ? w.facts.auto!.target : w.facts.target,
         harness: w,
         auto: Boolean(deep),
-        ...(install && sel.auto && !deep ? { swept: true } : {}),
+        ...((install && sel.auto && !deep) || !install ? { swept: true } : {}),
+        // `install --auto` wires every harness found: its plain target too, should the
+        // `-auto` one be refused.
+        ...(install && deep ? { plainAsked: "swept" as const } : {}),
+        ...(autoOnly && deep ? { undoAuto: true } : {}),
       });
     }
   }
   const seen = new Set<string>();
+  // A plain target asked for beside its `-auto` one is in it (trial 102 F1: when the `-auto`
+  // target was refused, the plain one vanished from the report).
+  for (const t of out) {
+    if (install && t.auto && out.some((o) => !o.auto && o.harness.harness === t.harness.harness)) {
+      t.plainAsked = "named";
+    }
+  }
   return out.filter((t) => {
     if (seen.has(t.name)) return false;
     seen.add(t.name);
@@ -145,6 +152,22 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
     }
     return true;
   });
+}
+
+/**
+ * `install --all` / `--auto` found no harness config to wire: what it looked for is the
+ * harnesses' own configs under the home (their `detect` paths), not their session stores,
+ * which `deja sources` finds (through `DEJA_*_ROOT` too). The command adds which harnesses
+ * have stores here (lib/cli/cmd_install.ts), which this sync selection does not look for.
+ */
+export class NoHarnessHere extends DejaError {
+  constructor(readonly env: Env, readonly targets: string) {
+    super(
+      `no config of a harness deja can wire was found under ${env.home}`,
+      `name a target to wire it anyway (${targets})`,
+      1,
+    );
+  }
 }
 
 /**

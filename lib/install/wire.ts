@@ -38,9 +38,9 @@ import {
 } from "./files.ts";
 import {
   addListItem,
-  commandProgram,
+  allHooks,
   dropBase,
-  findHooks,
+  dropMcp,
   type HookOwnership,
   type HookReplaced,
   isLauncher,
@@ -49,24 +49,27 @@ import {
   removeHooks,
   removeListItem,
   removeMcp,
+  runsLauncher,
   serverProgram,
   setBase,
   setGrant,
   setHooks,
   setMcp,
   ShapeError,
+  type TimeoutKept,
   writtenByDeja,
 } from "./edits.ts";
 import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
-import { findListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
+import { allListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 import { tilde } from "../../core/text.ts";
+import { DEADLINE_MS } from "../hooks/table.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
@@ -93,6 +96,11 @@ export interface TargetOutcome {
   changes: Change[];
   /** Why nothing was done, when the target was refused. */
   refused?: string;
+  /**
+   * Install: the `.deja.bak` copies this run made of configs (or would make, in a dry run):
+   * the user's file as it was before deja's first edit, tokens and all (trial 102 F9).
+   */
+  backups?: string[];
 }
 
 /** What a wiring run needs. */
@@ -172,16 +180,21 @@ function uninstallMcp(
   key: string[],
   entry: Obj,
   o: Obj,
+  target: string,
 ): "kept" | { kept: string } | void {
   const file = realTarget(path);
   const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
-  if (!removeMcp(o, key, entry, ctx.launcher)) {
-    const now = mcpValue(o, key);
+  const now = mcpValue(o, key);
+  // `uninstall --force`: deja's entry as the user edited it goes too, as does any entry there
+  // that runs deja's launcher, which uninstall takes away (trial 102 F4: no way to remove it).
+  const edited = ctx.force && isObj(now) && isLauncher(serverProgram(now), ctx.launcher);
+  if (!removeMcp(o, key, entry, ctx.launcher) && !(edited && dropMcp(o, key))) {
     if (now === undefined) return;
     if (r) ctx.restored?.push(r);
     // Deja's entry the user edited (an `env` added): theirs now, said as such (trial 82 F4:
-    // "not deja's" of the entry deja wrote); the user's own `deja` entry: found, not removed.
-    return editedEntry(ctx, path, key, now) ? { kept: EDITED_MCP_KEPT } : "kept";
+    // "not deja's" of the entry deja wrote), with how to remove it (trial 102 F4); the user's
+    // own `deja` entry: found, not removed.
+    return editedEntry(ctx, path, key, now) ? { kept: editedMcpKept(target, key) } : "kept";
   }
   if (!r) return;
   setMcp(o, key, structuredClone(r.value), true);
@@ -201,6 +214,12 @@ function editedEntry(ctx: WireCtx, path: string, key: string[], v: unknown): boo
 
 const EDITED_MCP = "deja's entry as you edited it, kept as yours; --force replaces it";
 const EDITED_MCP_KEPT = "deja's entry as you edited it, kept as yours";
+
+/** What uninstall says of deja's MCP entry the user edited, which it keeps: why, and how it goes. */
+function editedMcpKept(target: string, key: string[]): string {
+  return `${EDITED_MCP_KEPT}: 'deja uninstall ${target} --force' removes it, or take ` +
+    `${key.join(".")} out of this file yourself`;
+}
 
 /** The state key of a hook entry `--force` replaced. */
 const hookKey = (r: HookReplaced) => ["#hook", r.event, r.sub];
@@ -230,8 +249,9 @@ function uninstallHooks(
   const recs = hookRecords(ctx, path);
   const back = recs.map((r) => r.value as HookReplaced);
   const done: HookReplaced[] = [];
-  if (style === "list") removeListHooks(o, specs, ctx.launcher, back, done);
-  else removeHooks(o, style as "flat" | "nested", specs, ctx.launcher, back, done);
+  const force = ctx.force === true;
+  if (style === "list") removeListHooks(o, specs, ctx.launcher, back, done, force);
+  else removeHooks(o, style as "flat" | "nested", specs, ctx.launcher, back, done, force);
   ctx.restored?.push(...recs.filter((r) => done.includes(r.value as HookReplaced)));
 }
 
@@ -253,12 +273,38 @@ function dropRetired(
   if (n) pruneEmptied(before, o);
 }
 
+/** The note of the user's hooks that run deja's commands, kept by install. */
+const KEPT_HOOKS = "yours that run the same deja commands kept, not written by deja: --force " +
+  "replaces them";
+
+/** What install says of the timeouts of the user's it kept on deja's own hook entries. */
+function timeoutNote(kept: readonly TimeoutKept[], unit: "s" | "ms" = "s"): string {
+  const u = unit === "ms" ? " ms" : " s";
+  const one = kept.length === 1;
+  const each = kept.map((t) => `${one ? "" : `${t.event} `}${t.timeout}${u}`).join(", ");
+  const deja = [...new Set(kept.map((t) => t.deja))].map((d) => `${d}${u}`).join(", ");
+  const low = kept.some((t) => (unit === "ms" ? t.timeout : t.timeout * 1000) < DEADLINE_MS);
+  return `your timeout${one ? "" : "s"} on deja's ${one ? `${kept[0].event} hook` : "hooks"} (` +
+    `${each}; deja writes ${deja}) ${one ? "is" : "are"} kept as yours${
+      low
+        ? `; below ${
+          DEADLINE_MS / 1000
+        } s the harness may stop a slow answer, which then says nothing`
+        : ""
+    }; --force sets deja's`;
+}
+
 /** The note of what uninstall found but did not remove: deja did not write it. */
 export const NOT_DEJAS = "not deja's";
 
 /** The note of a hook of deja's the user edited, which uninstall leaves (theirs now). */
 export const EDITED_HOOK =
   "a hook of deja's you edited is kept as yours; deja's others were removed";
+
+/** {@link EDITED_HOOK}, with how it goes too. */
+function editedHookKept(target: string): string {
+  return `${EDITED_HOOK}; 'deja uninstall ${target} --force' removes it too`;
+}
 
 /** Text that marks a file as deja's (see texts.ts). */
 const MARK = "deja:managed";
@@ -292,7 +338,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
       format: mcp.format,
       apply: install
         ? (o) => installMcp(ctx, path, mcp.key, entry, o)
-        : (o) => uninstallMcp(ctx, path, mcp.key, entry, o),
+        : (o) => uninstallMcp(ctx, path, mcp.key, entry, o, ref.harness.facts.target),
     });
   }
   const read = f.read;
@@ -316,7 +362,11 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
       format: hooks.format,
       apply: install
         ? (o) => {
-          const own = hookOwnership(ctx, hookPath);
+          const timeouts: TimeoutKept[] = [];
+          const own = {
+            ...hookOwnership(ctx, hookPath),
+            timeoutKept: (t: TimeoutKept) => void timeouts.push(t),
+          };
           const kept = hooks.style === "list"
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
             : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
@@ -324,7 +374,11 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           // A switch the hooks need, set where the file lacked it, is said (trials 38, 40, 41:
           // Gemini's `hooksConfig.enabled`, which turns on the user's own hooks there too).
           const set = setBase(o, hooks.base);
-          if (kept) return kept;
+          // The user's timeout on deja's own entry stays theirs, and is said (trial 102 F2: 3 s
+          // went back to 10 with only "updated").
+          const timed = timeouts.length ? timeoutNote(timeouts, hooks.timeout_unit) : undefined;
+          if (kept) return timed ? { kept: `${KEPT_HOOKS}; ${timed}` } : kept;
+          if (timed) return { kept: timed };
           return set.length
             ? {
               note: `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
@@ -342,16 +396,12 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const stayed = Object.keys(hooks.base ?? {}).filter((k) =>
             k in o && JSON.stringify(o[k]) === JSON.stringify(hooks.base![k])
           );
-          // A hook of deja's the user edited (a flag added) stays, theirs now: said (trial
-          // 40: "removed" was all uninstall printed of a hook it left running deja).
-          const left = hooks.hooks.some((spec) =>
-            (hooks.style === "list"
-              ? findListHooks(o, spec.event)
-              : findHooks(o, spec.event, hooks.style!)).some((h) =>
-                h.sub === spec.args[0] && isLauncher(commandProgram(h.command), ctx.launcher)
-              )
-          );
-          if (left) return "kept";
+          // A hook of deja's the user edited (a flag added, another command) stays, theirs
+          // now: said (trial 40: "removed" was all uninstall printed of a hook it left running
+          // deja), with how it goes too (trial 102 F4).
+          const left = (hooks.style === "list" ? allListHooks(o) : allHooks(o, hooks.style!))
+            .some((h) => runsLauncher(h.command, ctx.launcher));
+          if (left) return { kept: editedHookKept(auto!.target) };
           return stayed.length
             ? {
               note: `left ${
@@ -504,11 +554,14 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
   // Edited since deja wrote it: the user's words are in it (trial 60: uninstall deleted a
   // SKILL.md the user had added to, and said "removed"); kept, as install keeps it.
   const wrote = there ? ctx.state?.owned?.[realTarget(path)] : undefined;
-  if (wrote !== undefined && sha256(readTextSync(realTarget(path), CONFIG_MAX)) !== wrote) {
+  if (
+    !ctx.force && wrote !== undefined &&
+    sha256(readTextSync(realTarget(path), CONFIG_MAX)) !== wrote
+  ) {
     return {
       do: "keep",
-      note:
-        "edited since deja wrote it: kept as yours; delete it yourself if you no longer want it",
+      note: "edited since deja wrote it: kept as yours; delete it yourself if you no longer " +
+        "want it, or uninstall with --force",
     };
   }
   return there ? { do: "remove" } : { do: "none" };
@@ -624,17 +677,24 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const { docs, changed } = plan;
   // 2. Write each file once; only a file deja created may be removed.
   const created = new Set(ctx.state?.created ?? []);
-  for (const [path, d] of ctx.dryRun ? [] : docs) {
-    if (install && JSON.stringify(d.doc.value) !== JSON.stringify(d.next)) {
-      recordMade(ctx, d.doc, d.next);
+  const backups: string[] = [];
+  for (const [path, d] of docs) {
+    const changes = JSON.stringify(d.doc.value) !== JSON.stringify(d.next);
+    const bak = `${d.doc.real}.deja.bak`;
+    const had = existsSync(bak);
+    const backup = changes && !holdsDeja(ctx.env, path, d.doc.value);
+    if (ctx.dryRun) {
+      if (install && backup && d.doc.exists && !had) backups.push(bak);
+      continue;
     }
-    saveJsonDoc(d.doc, d.next, {
-      backup: !holdsDeja(ctx.env, path, d.doc.value),
-      created: created.has(d.doc.real),
-    });
+    if (install && changes) recordMade(ctx, d.doc, d.next);
+    saveJsonDoc(d.doc, d.next, { backup, created: created.has(d.doc.real) });
+    if (install && !had && existsSync(bak)) backups.push(bak);
     // Kept while deja's entry as the user edited it stays (trial 84 F4: a second uninstall
     // called it "not deja's").
-    const editedKept = changed.some((c) => c.edit.path === path && c.why === EDITED_MCP_KEPT);
+    const editedKept = changed.some((c) =>
+      c.edit.path === path && c.why?.startsWith(EDITED_MCP_KEPT)
+    );
     if (!install && ctx.state?.made && !holdsDeja(ctx.env, path, d.next) && !editedKept) {
       ctx.state.made = ctx.state.made.filter((m) => m.file !== d.doc.real);
     }
@@ -658,13 +718,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       kind: edit.kind,
       path: edit.path,
       action,
-      ...(partly
-        ? {
-          note: why ??
-            "deja's other entries added; yours that run the same deja commands kept, not " +
-              "written by deja: --force replaces them",
-        }
-        : kept
+      ...(partly ? { note: why ?? `deja's other entries added; ${KEPT_HOOKS}` } : kept
         ? {
           note: why ?? (install
             ? "not written by deja; --force replaces it"
@@ -677,6 +731,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
         : {}),
     });
   }
+  if (backups.length) outcome.backups = backups;
   // 3. The files deja owns whole.
   for (const { kind, file } of ownedFiles(ref, install)) {
     const path = expandPath(ctx.env, file.file);
