@@ -92,7 +92,7 @@ import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
-import { isSpellingFix, TermStats, wordForms } from "./search/expand.ts";
+import { isSpellingFix, spellings, TermStats, wordForms } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
@@ -302,6 +302,11 @@ export interface SearchResult {
   time?: TimeHint;
   /** Matching sessions of throwaway or excluded projects left out (counted only when nothing else matched). */
   hidden: number;
+  /**
+   * The words `hidden` was counted under, respelt (`zebrafinsh` -> `zebrafinch`): hidden
+   * sessions hold the query only in its close spellings (nothing else matched).
+   */
+  hiddenSpelt?: Array<[string, string]>;
   /** Words left out of an oversized query (lib/query.ts, {@link QueryCut}); absent when none were. */
   cut?: QueryCut;
   /** The titles matched hold the query's words as the close-spellings tier corrected them. */
@@ -772,6 +777,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // world` said `hidden: 0` and no hint while four throwaway sessions held it), so a hidden
   // exact hit is never silent.
   let hidden = 0;
+  let hiddenSpelt: Array<[string, string]> | undefined;
   if (junk.length) {
     const all = parsed.parts.map((p) => ftsAny([p.tokens]));
     hidden = new Set(
@@ -783,11 +789,31 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       )
         .map((r) => r.session_id),
     ).size;
+    // None, and nothing found: the close spellings of the words no session holds, read in
+    // the hidden sessions (trial 105 F5: `zebrafinsh` was a bare "nothing matched" where
+    // `zebrafinch` said four throwaway sessions hold it).
+    if (!hidden && !results.length) {
+      const spelt = hiddenSpellings(stats, parsed.parts);
+      if (spelt.length) {
+        const fixed = new Map(spelt);
+        const respelt = parsed.parts.map((p) => ftsAny([p.tokens.map((t) => fixed.get(t) ?? t)]));
+        hidden = new Set(
+          matchRows(
+            store,
+            respelt.join(" AND "),
+            { ...f, hideSessionIds: silent.length ? silent : undefined, sessionIds: junk },
+            500,
+          ).map((r) => r.session_id),
+        ).size;
+        if (hidden) hiddenSpelt = spelt;
+      }
+    }
   }
   return {
     ...base,
     tier,
     results,
+    ...(hiddenSpelt ? { hiddenSpelt } : {}),
     total: scores.size + after.length - foldedCopies(results),
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
@@ -921,4 +947,23 @@ export function moreLiteralOutside(
   return WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(res.tier)
     ? all
     : undefined;
+}
+
+/**
+ * The first close spelling of each one-token word of `parts` no event holds (4+ letters, not
+ * quoted), as `[typed, spelling]`; empty when one such word has none.
+ */
+function hiddenSpellings(
+  stats: TermStats,
+  parts: ParsedQuery["parts"],
+): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const p of parts) {
+    if (p.quoted || p.tokens.length !== 1 || stats.docs(p.tokens[0])) continue;
+    const word = p.tokens[0];
+    const to = word.length >= 4 ? spellings(stats, word, false)[0] : undefined;
+    if (!to) return [];
+    out.push([word, to]);
+  }
+  return out;
 }

@@ -718,7 +718,14 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     const head = nothingMatchedText(args.query, d.filtered);
     io.err(
       (d.result.hidden > 0 && !d.filtered?.filters.length
-        ? head.replace(/\n$/, " outside throwaway or excluded projects\n")
+        ? head.replace(
+          /\n$/,
+          ` outside throwaway or excluded projects${
+            d.result.hiddenSpelt
+              ? ` (there, as ${d.result.hiddenSpelt.map(([a, b]) => `${a} → ${b}`).join(", ")})`
+              : ""
+          }\n`,
+        )
         : head) + cutText,
     );
     if (note) io.err(`${note}\n`);
@@ -894,6 +901,7 @@ function jsonOf(
       }
       : null,
     hidden: res.hidden,
+    hidden_spelt: (res.hiddenSpelt ?? []).map(([from, to]) => ({ from, to })),
     cut: res.cut ?? null,
     results: res.results.map((r) => ({
       harness: r.harness,

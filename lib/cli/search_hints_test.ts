@@ -67,6 +67,18 @@ Deno.test("a search held only by hidden sessions says so in its verdict", async 
       'deja: nothing matched "zebrafinch" outside throwaway or excluded projects\n',
     );
     assertStringIncludes(r.err, "--junk");
+    // Trial 105 F5: its typo was a bare "nothing matched".
+    const typo = await runMain(env, ["zebrafinsh"]);
+    assertEquals(typo.code, 1);
+    assertStringIncludes(
+      typo.err,
+      'deja: nothing matched "zebrafinsh" outside throwaway or excluded projects (there, as ' +
+        "zebrafinsh → zebrafinch)\n",
+    );
+    assertStringIncludes(typo.err, "--junk");
+    // A word no close spelling reaches stays a plain miss.
+    const none = await runMain(env, ["quixotical"]);
+    assertEquals(none.err.includes("outside throwaway"), false, none.err);
   } finally {
     ix.cleanup();
   }
