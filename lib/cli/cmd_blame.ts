@@ -62,8 +62,15 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
   /** The path as typed. */
   typed: string;
   sessions: Array<
-    BlameSession & { ref: string; moved_by_ref?: string; description: string | null }
+    BlameSession & {
+      ref: string;
+      moved_by_ref?: string;
+      moved_on_by_ref?: string;
+      description: string | null;
+    }
   >;
+  /** One line per session left out as another file's ({@link BlameResult.away}). */
+  awayText?: string[];
 }
 
 /**
@@ -103,14 +110,30 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     limit: args.limit,
     hidden: hiddenOf(store, args.filter, io),
   });
+  const awayText = r.away?.map((a) =>
+    `left out: ${shortRef(store, a.harness, a.session)} touched an earlier file of this name, ` +
+    `moved to ${tilde(a.move.to, io.env.home)} by ${
+      shortRef(store, a.move.byHarness, a.move.by)
+    } before this one was made (deja blame ${tilde(a.move.to, io.env.home)})`
+  );
   return {
     ...r,
+    ...(awayText?.length ? { awayText } : {}),
     typed: args.path,
     sessions: r.sessions.map((s) => ({
       ...s,
       ref: shortRef(store, s.session.harness, s.session.native_id),
       ...(s.moved_by
         ? { moved_by_ref: shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by) }
+        : {}),
+      ...(s.moved_on_by
+        ? {
+          moved_on_by_ref: shortRef(
+            store,
+            s.moved_on_by_harness ?? s.session.harness,
+            s.moved_on_by,
+          ),
+        }
         : {}),
       description: describeSession(store, s.session),
     })),
@@ -127,6 +150,12 @@ export function blameJson(d: BlameData): Record<string, unknown> {
     total: d.total,
     listed: d.listed,
     hidden: d.hidden,
+    away: (d.away ?? []).map((a) => ({
+      harness: a.harness,
+      id: a.session,
+      moved_to: a.move.to,
+      moved_by: { harness: a.move.byHarness, id: a.move.by },
+    })),
     sessions: d.sessions.map((s) => ({
       ...sessionJsonOf(s.session, s.ref),
       last: isoTime(s.last),
@@ -138,6 +167,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
       moved_from: s.moved_from ?? [],
+      moved_on_by: s.moved_on_by ? { harness: s.moved_on_by_harness, id: s.moved_on_by } : null,
       earlier_names: s.earlier_names ?? [],
       moved_by: s.moved_by ? { harness: s.moved_by_harness, id: s.moved_by } : null,
       moved_unsure: Boolean(s.unsure),
@@ -160,6 +190,9 @@ export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
   ];
   if (d.line) out.push(...lineHeader(d, c));
   for (const s of d.sessions) out.push(...sessionLines(s, io, c, d.line?.text != null));
+  // Sessions of an earlier file of this name, moved away before this one was made (trial 105
+  // F2): left out, and where their file went said.
+  for (const a of d.awayText ?? []) out.push("", c.dim(a));
   return out.join("\n") + "\n";
 }
 
@@ -255,7 +288,15 @@ function sessionLines(
     s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
-    (s.removed ? "; removed later" : s.moved_to ? `; moved later ${movedWords(s)}` : "");
+    (s.removed
+      ? "; removed later"
+      : s.moved_to
+      ? `; moved later ${
+        s.moved_on_by
+          ? `to ${nameChain([s.moved_to], s.session.project)} by ${s.moved_on_by_ref}`
+          : movedWords(s)
+      }`
+      : "");
   // A session whose one touch was a patch's deletion or rename counts nothing (trial 97 F8).
   const said = counts.replace(/^; /, "");
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";

@@ -346,6 +346,7 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     match: d.match,
     recorded: d.recorded ?? null,
     hidden: d.hidden,
+    moved_away: (d.away ?? []).map((a) => a.to),
     ...(d.line
       ? {
         line: {
@@ -476,6 +477,16 @@ function runRestore(a: Args, io: IO): number {
   const args = parseRestore(a);
   const d = withStore(io, (store) => restoreData(store, args, io));
   if (d.spans.length) hiddenHint(io, d.hidden);
+  // An earlier file of this name moved away: its spans are that file's (trial 105 F2).
+  if (!args.json) {
+    for (const a of d.away ?? []) {
+      io.err(
+        `deja: spans of an earlier file of this name are left out: it was moved to ${
+          tilde(a.to, io.env.home)
+        } before this one was made\nhint: deja restore ${tilde(a.to, io.env.home)}\n`,
+      );
+    }
+  }
   if (d.line && !args.json && d.spans.length) io.err(lineNote(d.line, d.spans.length));
   if (!d.spans.length) {
     // `app.py:abc`: a place that is no line number, on a file that exists (trial 18).

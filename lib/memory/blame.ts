@@ -27,7 +27,7 @@
  */
 import { projectHolds } from "../project_path.ts";
 import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
-import { withEarlierNames } from "./renames.ts";
+import { type MoveAway, withEarlierNames, withoutMovedAway } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -122,6 +122,9 @@ export interface BlameSession {
   earlier_names?: string[];
   moved_by?: string;
   moved_by_harness?: string;
+  /** `moved_to` was a later session's move (native id, harness), not this one's. */
+  moved_on_by?: string;
+  moved_on_by_harness?: string;
   /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
   unsure?: true;
 }
@@ -151,6 +154,11 @@ export interface BlameResult {
   listed: number;
   /** Sessions that touched it and were left out as `hidden`. */
   hidden: number;
+  /**
+   * Sessions left out that touched an earlier file of this name, which a later session moved
+   * away before the file here was made (trial 105 F2): where it went and who moved it.
+   */
+  away?: Array<{ session: string; harness: string; move: MoveAway }>;
 }
 
 /** Reads the file as it is now, or undefined (missing, unreadable, over 8 MiB). */
@@ -189,7 +197,8 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
  */
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   // Under the names the file had before a session moved it here too (trial 97 F1).
-  const m = withEarlierNames(store, findTouches(store, typed, opts.cwd));
+  // Less an earlier file of its name another session moved away (trial 105 F2).
+  const m = withoutMovedAway(store, withEarlierNames(store, findTouches(store, typed, opts.cwd)));
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
   // Matched by the name alone, the file here is not one any session recorded: its line's
   // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`
@@ -266,6 +275,14 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
       Object.assign(e, later);
       break;
     }
+    // Moved on by a later session (trial 105 F2: `git mv lib/app.py src/core.py` in another
+    // session was said nowhere).
+    const on = m.later?.get(e.session.id);
+    if (on && !e.moved_to && !e.removed) {
+      e.moved_to = on.to;
+      e.moved_on_by = on.by;
+      e.moved_on_by_harness = on.byHarness;
+    }
   }
   return {
     target: m.target,
@@ -276,7 +293,14 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     total: bySession.size,
     listed: entries.length,
     hidden,
+    ...(m.away?.size ? { away: awayOf(store, m.away) } : {}),
   };
+}
+
+/** {@link BlameResult.away} of `TouchMatch.away`, each session by its native id. */
+function awayOf(store: Store, away: Map<number, MoveAway>): NonNullable<BlameResult["away"]> {
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...away.keys()]) });
+  return rows.map((s) => ({ session: s.native_id, harness: s.harness, move: away.get(s.id)! }));
 }
 
 /** The requested line: its trimmed text, its number, and the file it is in as now. */

@@ -26,6 +26,7 @@
  *
  * @module
  */
+import type { MoveAway } from "./renames.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve, win32 } from "node:path";
 import type { Store } from "../store.ts";
@@ -89,6 +90,13 @@ export interface TouchMatch {
    * that name, whole, and the native id of the session that moved it on (./renames.ts).
    */
   earlier?: Map<number, EarlierTouch>;
+  /**
+   * Sessions left out that touched an earlier file of this name, which a later session
+   * moved away before the file here was made (./renames.ts `withoutMovedAway`), by row id.
+   */
+  away?: Map<number, MoveAway>;
+  /** Sessions whose file another session moved away later (nothing made here since). */
+  later?: Map<number, MoveAway>;
 }
 
 /** A session's name for a file before a later session moved it (./renames.ts). */

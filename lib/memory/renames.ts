@@ -251,6 +251,126 @@ function touchesBefore(
   return out;
 }
 
+/** A move of the file at a path away from it, by some session (./renames.ts {@link movesAway}). */
+export interface MoveAway {
+  /** Epoch ms of the move. */
+  time: number;
+  /** Its seq in the mover's session. */
+  seq: number;
+  /** Where the file went, whole. */
+  to: string;
+  /** The mover: row id, native id, harness. */
+  session: number;
+  by: string;
+  byHarness: string;
+}
+
+/**
+ * The moves of the file at `target` (whole) away from it, by any session, oldest first: the
+ * sessions whose commands name its name beside `mv` or touched it (a patch's move), each
+ * move's time known.
+ */
+export function movesAway(store: Store, target: string, touched: Iterable<number>): MoveAway[] {
+  const base = basename(target);
+  if (!base || overLikeBound(base)) return [];
+  const asked = new Set(touched);
+  for (const r of Q.sessionsMovingName.all(store, { name: base })) asked.add(r.session);
+  if (!asked.size) return [];
+  const out: MoveAway[] = [];
+  for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
+    for (const r of moveCommands(store, s.id)) {
+      for (const [from, to] of toldMoves(r.moves, s.project).moved) {
+        const a = resolvedIn(from, s.project);
+        const b = resolvedIn(to, s.project);
+        if (!a || !b || (a !== target && !target.startsWith(a + "/"))) continue;
+        const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
+        if (time === null || time === undefined) continue;
+        out.push({
+          time,
+          seq: r.seq,
+          to: b + target.slice(a.length),
+          session: s.id,
+          by: s.native_id,
+          byHarness: s.harness,
+        });
+      }
+    }
+  }
+  return out.sort((x, y) => x.time - y.time);
+}
+
+/**
+ * `m` without the touches of an earlier file of its name: one a later session moved away
+ * (trial 105 F2: S1 wrote app.py, S2 ran `mv app.py lib/`, S4 wrote a new app.py; blame and
+ * restore of app.py mixed S1's old file into S4's), when a touch after that move made the
+ * file there again; `away` names, per session left out, where its file went and who moved it.
+ * A touch before a move with nothing made there after it stays, and `later` says where the
+ * file went and who moved it (another session: its own moves blame reads itself).
+ */
+export function withoutMovedAway(store: Store, m: TouchMatch): TouchMatch {
+  if (m.match !== "exact" || !m.target.startsWith("/") || !m.touches.length) return m;
+  const own = (t: FileTouch) => t.path === m.target || t.path.replaceAll("\\", "/") === m.target;
+  const mine = m.touches.filter(own);
+  const moves = movesAway(store, m.target, new Set(m.touches.map((t) => t.sessionId)));
+  if (!moves.length) return m;
+  /** Whether touch `a` came before move `mv` (by seq in one session, else by time). */
+  const before = (a: FileTouch, mv: MoveAway) =>
+    a.sessionId === mv.session ? a.seq < mv.seq : a.time !== null && a.time < mv.time;
+  /** A write of the file here (it was made there again). */
+  const writes = mine.filter((w) => !w.failed && w.op === "write");
+  /**
+   * The first move away after touch `t`, when the file `t` touched is the one moved: no
+   * write of the name came between them (the file was made anew: trial 47's sessions each
+   * wrote deploy.yaml before moving or removing it).
+   */
+  const after = (t: FileTouch) => {
+    const mv = moves.find((x) =>
+      x.session === t.sessionId ? x.seq > t.seq : t.time !== null && x.time > t.time
+    );
+    if (!mv) return undefined;
+    const anew = writes.some((w) =>
+      w !== t && before(w, mv) &&
+      (w.sessionId === t.sessionId ? w.seq > t.seq : t.time !== null && (w.time ?? 0) > t.time)
+    );
+    return anew ? undefined : mv;
+  };
+  /** Whether a change of the name came after move `mv`: the file here was made again. */
+  const made = (mv: MoveAway) =>
+    mine.some((t) =>
+      !t.failed && t.op !== "read" &&
+      (t.sessionId === mv.session ? t.seq > mv.seq : t.time !== null && t.time > mv.time)
+    );
+  const away = new Map<number, MoveAway>();
+  // Another session's move: a session's own move it says itself ("moved later to").
+  const keep = m.touches.filter((t) => {
+    if (!own(t)) return true;
+    const mv = after(t);
+    if (!mv || mv.session === t.sessionId || !made(mv)) return true;
+    away.set(t.sessionId, mv);
+    return false;
+  });
+  // A session with touches kept is no session left out; the file it touched last went on
+  // when a move away came after its last touch (under this name or an earlier one).
+  for (const t of keep) away.delete(t.sessionId);
+  const later = new Map<number, MoveAway>();
+  const last = new Map<number, FileTouch>();
+  for (const t of keep) {
+    const l = last.get(t.sessionId);
+    if (!l || t.seq > l.seq) last.set(t.sessionId, t);
+  }
+  for (const [sid, t] of last) {
+    const mv = after(t);
+    if (mv && mv.session !== sid && !made(mv)) later.set(sid, mv);
+  }
+  if (!away.size && !later.size) return m;
+  return {
+    ...m,
+    touches: keep,
+    ...(away.size ? { away } : {}),
+    ...(later.size ? { later } : {}),
+  };
+}
+
 /** The names a file had, oldest first, as a listing says them: `a.py → b.py → c.py`. */
 export function nameChain(names: readonly string[], project: string | null): string {
   const short = (p: string) =>

@@ -224,3 +224,60 @@ Deno.test("a name removed before the file was made there again counts from the r
     ix.cleanup();
   }
 });
+
+// Trial 105 F2: S1 wrote app.py, S2 ran `mv app.py lib/`, S3 `git mv lib/app.py src/core.py`,
+// S4 wrote a new app.py. blame and restore of app.py mixed S1's old file into S4's; blame of
+// lib/app.py never said the file went on to src/core.py.
+Deno.test("a file a later session moved away is not the file made under its name after", async () => {
+  const dir = tempDir("deja-away-");
+  writeFileSync(join(dir, "app.py"), "print('new')\n");
+  const ix = await indexSessions([{
+    id: "a1a1a1a1-0000-4000-8000-000000000105",
+    cwd: dir,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write app" },
+      { write: `${dir}/app.py`, content: "def a():\n    return 'v1'\n" },
+      { edit: `${dir}/app.py`, old: "'v1'", new: "'v2'" },
+      { say: "Written." },
+    ],
+  }, {
+    id: "a2a2a2a2-0000-4000-8000-000000000105",
+    cwd: dir,
+    start: "2026-08-01T09:00:00Z",
+    turns: [{ user: "move it" }, { bash: "mkdir -p lib && mv app.py lib/", out: "", exit: 0 }],
+  }, {
+    id: "a3a3a3a3-0000-4000-8000-000000000105",
+    cwd: dir,
+    start: "2026-08-01T10:00:00Z",
+    turns: [{ user: "move it on" }, {
+      bash: "mkdir -p src && git mv lib/app.py src/core.py",
+      out: "",
+      exit: 0,
+    }],
+  }, {
+    id: "a4a4a4a4-0000-4000-8000-000000000105",
+    cwd: dir,
+    start: "2026-08-01T11:00:00Z",
+    turns: [{ user: "a new entry point" }, { write: `${dir}/app.py`, content: "print('new')\n" }],
+  }]);
+  try {
+    const b = blame(ix.store, "app.py", { cwd: dir });
+    assertEquals(b.sessions.map((s) => s.session.native_id.slice(0, 8)), ["a4a4a4a4"]);
+    assertEquals(
+      b.away?.map((a) => [a.session.slice(0, 8), a.move.to, a.move.by.slice(0, 8)]),
+      [["a1a1a1a1", `${dir}/lib/app.py`, "a2a2a2a2"]],
+    );
+    const r = listSpans(ix.store, "app.py", { cwd: dir });
+    assertEquals(r.spans.map((s) => [s.session.slice(0, 8), s.text]), [
+      ["a4a4a4a4", "print('new')\n"],
+    ]);
+    assertEquals(r.away?.map((a) => a.to), [`${dir}/lib/app.py`]);
+    // From the middle name, the file went on: said, with the session that moved it.
+    const mid = blame(ix.store, "lib/app.py", { cwd: dir });
+    const s1 = mid.sessions.find((s) => s.session.native_id.startsWith("a1a1a1a1"))!;
+    assertEquals([s1.moved_to, s1.moved_on_by?.slice(0, 8)], [`${dir}/src/core.py`, "a3a3a3a3"]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -51,7 +51,7 @@ import { DejaError, writeReason } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
-import { withEarlierNames } from "./renames.ts";
+import { type MoveAway, withEarlierNames, withoutMovedAway } from "./renames.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { doubtfulPlace, everyOccurrence, lineOfItsOwn, wholeOccurrences } from "./edit_lines.ts";
@@ -143,6 +143,11 @@ export interface RestoreList {
   spans: RestoreSpan[];
   /** Sessions with spans of the file that were left out as `hidden`. */
   hidden: number;
+  /**
+   * Where the earlier files of this name went that sessions left out had changed: moved away
+   * by a later session before the file here was made (trial 105 F2), once per place.
+   */
+  away?: MoveAway[];
 }
 
 const enc = new TextEncoder();
@@ -160,7 +165,8 @@ export function listSpans(
   },
 ): RestoreList {
   // Under the names the file had before a session moved it here too (trial 97 F1).
-  const m = withEarlierNames(store, findTouches(store, typed, opts.cwd));
+  // Less an earlier file of its name another session moved away (trial 105 F2).
+  const m = withoutMovedAway(store, withEarlierNames(store, findTouches(store, typed, opts.cwd)));
   const ids = [...new Set(m.touches.map((t) => t.sessionId))];
   const sessions = new Map<number, SessionRow>();
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
@@ -235,6 +241,9 @@ export function listSpans(
     ...(m.recorded ? { recorded: m.recorded } : {}),
     spans,
     hidden: hidden.size,
+    ...(m.away?.size
+      ? { away: [...new Map([...m.away.values()].map((a) => [a.to, a])).values()] }
+      : {}),
   };
 }
 
