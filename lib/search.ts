@@ -779,16 +779,17 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   let hidden = 0;
   let hiddenSpelt: Array<[string, string]> | undefined;
   if (junk.length) {
-    const all = parsed.parts.map((p) => ftsAny([p.tokens]));
-    hidden = new Set(
-      matchRows(
-        store,
-        all.join(" AND "),
-        { ...f, hideSessionIds: silent.length ? silent : undefined, sessionIds: junk },
-        500,
-      )
-        .map((r) => r.session_id),
-    ).size;
+    /** The hidden sessions holding every part, each word as `word` gives it. */
+    const heldHidden = (word: (t: string) => string) =>
+      new Set(
+        matchRows(
+          store,
+          parsed.parts.map((p) => ftsAny([p.tokens.map(word)])).join(" AND "),
+          { ...f, hideSessionIds: silent.length ? silent : undefined, sessionIds: junk },
+          500,
+        ).map((r) => r.session_id),
+      ).size;
+    hidden = heldHidden((t) => t);
     // None, and nothing found: the close spellings of the words no session holds, read in
     // the hidden sessions (trial 105 F5: `zebrafinsh` was a bare "nothing matched" where
     // `zebrafinch` said four throwaway sessions hold it).
@@ -796,15 +797,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       const spelt = hiddenSpellings(stats, parsed.parts);
       if (spelt.length) {
         const fixed = new Map(spelt);
-        const respelt = parsed.parts.map((p) => ftsAny([p.tokens.map((t) => fixed.get(t) ?? t)]));
-        hidden = new Set(
-          matchRows(
-            store,
-            respelt.join(" AND "),
-            { ...f, hideSessionIds: silent.length ? silent : undefined, sessionIds: junk },
-            500,
-          ).map((r) => r.session_id),
-        ).size;
+        hidden = heldHidden((t) => fixed.get(t) ?? t);
         if (hidden) hiddenSpelt = spelt;
       }
     }
