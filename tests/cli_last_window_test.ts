@@ -339,6 +339,9 @@ Deno.test("deja last reads week and month alone as back from now, a count before
   // A span in the plural, or of one, is a span.
   assertEquals(of("2 weeks"), [now - 14 * day, now + 1, "last 2 weeks", undefined]);
   assertEquals(of("1 week")?.slice(0, 2), [now - 7 * day, now + 1]);
+  // An article is no count, and the header names the window (trial 105 F8: "last a week").
+  assertEquals(of("a week"), [now - 7 * day, now + 1, "past week", undefined]);
+  assertEquals(of("one month")?.[2], "past month");
   // The calendar's, as typed, with the form back from now for its hint.
   const cal = w("last week")!;
   assertEquals([cal.hint.from, cal.hint.to], [
