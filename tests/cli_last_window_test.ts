@@ -378,3 +378,23 @@ Deno.test("deja last 2 week lists 2 of the past week, not the past 2 weeks (tria
     ix.cleanup();
   }
 });
+
+Deno.test("a word after one dash is named whole, and a window's words are offered without it (trial 105 F8)", async () => {
+  // `deja last -week` said "Unknown option 'w'": the parser read -w -e -e -k.
+  const ix = await indexSessions([spec(NOW, new Date(Date.now() - 60_000).toISOString())]);
+  try {
+    const week = await runMain(ix.env, ["last", "-week"]);
+    assertEquals(week.code, 2, week.err);
+    assertStringIncludes(week.err, "Unknown option '-week'");
+    assertStringIncludes(week.err, "hint: time words take no dash: deja last week");
+    // An option's name after one dash: the option.
+    const limit = await runMain(ix.env, ["last", "-limit", "3"]);
+    assertEquals(limit.code, 2, limit.err);
+    assertStringIncludes(limit.err, "Unknown option '-limit'");
+    assertStringIncludes(limit.err, "did you mean --limit?");
+    // A count after a dash is still the count.
+    assertEquals((await runMain(ix.env, ["last", "-1"])).code, 0);
+  } finally {
+    ix.cleanup();
+  }
+});
