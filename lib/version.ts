@@ -118,7 +118,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
-  continue: 4,
+  // 5 (trial 104 F4): a session whose store records only its creation ends at its file's last
+  // save, marked as the file's time (parsers/continue.ts sessionTimes).
+  continue: 5,
   copilot: 4,
   // gemini 4, session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read.
   // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left
