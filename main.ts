@@ -218,9 +218,12 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       // A session's id is no word to search (trial 94 F9: `deja resume 763fc74b --junk` was
       // told to search `resume 763fc74b`).
       const ids = words.every((w) => /^(?:[a-z][\w-]*:)?[0-9a-f][0-9a-f-]{3,}$/i.test(w));
-      const option = e instanceof DejaError && e.exitCode === 2 && words.length && !ids
+      const named = e instanceof DejaError && e.exitCode === 2 && words.length && !ids
         ? /^Unknown option '-*([^'=]+)/i.exec(e.message)?.[1]
         : undefined;
+      // Typed after one dash (`deja last -limit 3`), it is no option of the search either: the
+      // command's hint names the option it is near (trial 105 F8).
+      const option = named !== undefined && !argv.includes(`-${named}`) ? named : undefined;
       const search = option ? await loadCommand(SEARCH) : undefined;
       if (search && option && Object.hasOwn(search.options ?? {}, option)) {
         throw new DejaError(

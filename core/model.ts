@@ -132,7 +132,8 @@ export interface Session {
   /**
    * Set when `started`/`updated` are a store file's modification time, not a
    * time the harness recorded (its store holds none for this session), by the
-   * parser that fell back to the file's time: `true` when the file holds this
+   * parser that fell back to the file's time (or `updated` alone, when the store
+   * records the start only and the file was written later: a Continue session): `true` when the file holds this
    * session alone and is rewritten as it goes (its mtime is the session's last
    * write), `"shared"` when the file holds many sessions (a prompt history:
    * its mtime is the newest entry's, only an upper bound for this one). Either

@@ -38,7 +38,8 @@ export class NoSessionMatch extends DejaError {
  * of its subagents'). Every command that takes a session id resolves it
  * here (show, resume, handoff, ctx, `--session`, MCP). `deja:<YYYY-MM-DD>` names the
  * notes of that day (`deja remember`): the one project's, or, when several projects have
- * notes that day, an exit-2 error listing them with their projects.
+ * notes that day, an exit-2 error listing them with their projects (`deja show` as text
+ * shows each in turn instead, lib/cli/cmd_show.ts).
  *
  * @throws {NoSessionMatch} (exit 1) when none matches; {@link AmbiguousSession}
  *   (exit 2) when several do, listing them.
@@ -228,7 +229,11 @@ export class AmbiguousSession extends DejaError {
     super(
       `'${ref}' matches ${more ? "at least " : ""}${top.length} sessions:\n${lines.join("\n")}`,
       opts.hint ??
-        "name one: each line starts with an id that names it alone (harness:id works too)",
+        (day
+          // Trial 105 F7: which form shows them all, and that each project's is a session.
+          ? `each project's notes of a day are a session of their own: name one by its id; ` +
+            `'deja show ${ref}' shows them all in turn`
+          : "name one: each line starts with an id that names it alone (harness:id works too)"),
       2,
     );
     this.candidates = candidates;

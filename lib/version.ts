@@ -80,9 +80,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codewhale: 8, // session 13: list_dir reads no file; 7: see codex 7
   commandcode: 7,
   factory: 14,
-  trae: 7, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7
+  trae: 8, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7; 8: codex 8
   zcode: 9, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 7, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
+  codex: 8, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)
   // 6 (trial 94 F1): an apply_patch answered `apply_patch verification failed` failed
@@ -90,6 +90,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 7 (trial 94 F2, F3; with cherrystudio 14, codewhale 7, continue 4, copilot 4, amp 2, auggie
   // 1, whose apply_patch calls parsers/_responses_items.ts reads too): a patch's `*** Move to:`
   // puts its hunks at the new path, and the renamed or deleted file is a path the call read
+  // 8 (trial 105 F8; trae 8): the events of a parent known only from a fork's copy are undated
+  // (the copy's lines carry the fork's time, parsers/_codex_rollout.ts orphanCopies)
   crush: 9, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title;
@@ -116,7 +118,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
-  continue: 4,
+  // 5 (trial 104 F4): a session whose store records only its creation ends at its file's last
+  // save, marked as the file's time (parsers/continue.ts sessionTimes).
+  continue: 5,
   copilot: 4,
   // gemini 4, session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read.
   // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left

@@ -451,7 +451,8 @@ function metaId(p: Obj): string | undefined {
   return undefined;
 }
 
-function dropTime(ev: Event): Event {
+/** `ev` without its time. */
+export function dropTime(ev: Event): Event {
   const { time: _t, ...rest } = ev;
   return rest;
 }

@@ -14,6 +14,7 @@ import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { obj } from "./_util.ts";
 import { titleFor } from "./_codex_titles.ts";
 import {
+  dropTime,
   fileId,
   keptEvents,
   type RolloutDialect,
@@ -198,7 +199,10 @@ async function* orphanCopies(
   let ids: Set<string> | undefined;
   for (let c = r.copy; c; c = c.copy) {
     const id = c.st.id;
-    const events = keptEvents(c, true);
+    // The copy's lines carry the time the fork wrote them, not when the parent's turns ran
+    // (trial 105 F8: every event of 019d9249 read 17:58, the copy's minute, where the session
+    // began at 17:56): its events are undated; the session keeps its start and the copy's time.
+    const events = keptEvents(c, true).map(dropTime);
     if (!id || id === r.st.id || !events.length) continue;
     ids ??= await rolloutIds(dirname(source.hint!.index));
     if (ids.has(id)) continue;

@@ -173,6 +173,11 @@ Deno.test("a forked rollout's copied parent history becomes the parent session w
     assertEquals(texts(byId.get(E)!, "user"), [
       "Find every caller of greet() and report file:line.",
     ]);
+    // Trial 105 F8: the copy's lines carry the time the fork wrote them, not the parent's: its
+    // events are undated, the session keeps its start; the fork's own events keep theirs.
+    assertEquals(a.events.filter((e) => e.time !== undefined).length, 0);
+    assert(a.started !== undefined);
+    assert(byId.get(E)!.events.every((e) => e.time !== undefined));
     // Resumed inside the copy: nothing of the parent before it ends, all of it once it has.
     const text = readFileSync(join(dir, E_FILE), "utf8");
     const cut = text.split("\n").slice(0, 5).join("\n").length + 1;

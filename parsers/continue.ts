@@ -29,9 +29,10 @@
  * not run.`; `conversationSummary` -> summary; `system` and
  * `thinking` messages, `promptLogs`, `editorState` and attached `contextItems`
  * are dropped. No message carries a time: `started` is the list's
- * `dateCreated`, `updated` the latest `reasoning.endAt` (ms) seen; a session
- * missing from the list starts at its earliest reasoning time. One with no
- * time at all (no list entry, no reasoning) is dated by the file's mtime and
+ * `dateCreated`, `updated` the latest `reasoning.endAt` (ms) seen, or the file's
+ * mtime (its last save) when later, marked `timeFromFile` ({@link sessionTimes});
+ * a session missing from the list starts at its earliest reasoning time. One with
+ * no time at all (no list entry, no reasoning) is dated by the file's mtime and
  * marked `timeFromFile` (the session's own file: its last write; shown as the
  * file's time).
  *
@@ -118,22 +119,41 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   const project = workspacePath(str(doc.workspaceDirectory) ?? entry?.workspace);
   const read = historyEvents(doc.history as unknown[], project, source.path, ctx);
   if (read.events.length === 0) return;
-  let started = entry?.created ?? read.earliest;
-  let updated = Math.max(started ?? 0, read.latest ?? 0) || undefined;
-  let timeFromFile = false;
-  if (started === undefined) {
-    const mtime = (await statOrNull(source.path))?.mtimeMs;
-    if (mtime) [started, updated, timeFromFile] = [Math.floor(mtime), Math.floor(mtime), true];
-  }
+  const mtime = Math.floor((await statOrNull(source.path))?.mtimeMs ?? 0) || undefined;
+  const times = sessionTimes(entry?.created ?? read.earliest, read.latest, mtime);
   const s = newSession(ID, id, source.path, read.events, {
     project,
     title: pickTitle(entry?.title, str(doc.title)),
     model: read.model ?? str(doc.chatModelTitle),
-    started,
-    updated,
+    started: times.started,
+    updated: times.updated,
   });
-  if (timeFromFile) s.timeFromFile = true;
+  if (times.timeFromFile) s.timeFromFile = true;
   yield s;
+}
+
+/**
+ * A session's times (epoch ms) from its recorded start (`sessions.json`'s `dateCreated`, else
+ * the earliest reasoning time), its latest reasoning time and its file's mtime. The file is
+ * rewritten whole on every save, so its mtime is the session's last save: the end, when later
+ * than any time recorded, marked as the file's (trial 104 F4: a session of 9 turns whose store
+ * records only its creation read "22:56 → 22:56", an end no one recorded). A copied store's
+ * files carry the copy's time; the mark says whose time it is. No recorded time at all: the
+ * file's time for both.
+ */
+function sessionTimes(
+  created: number | undefined,
+  latest: number | undefined,
+  mtime: number | undefined,
+): { started?: number; updated?: number; timeFromFile?: true } {
+  if (created === undefined) {
+    return mtime === undefined ? {} : { started: mtime, updated: mtime, timeFromFile: true };
+  }
+  const recorded = Math.max(created, latest ?? 0);
+  if (mtime !== undefined && mtime > recorded) {
+    return { started: created, updated: mtime, timeFromFile: true };
+  }
+  return { started: created, updated: recorded };
 }
 
 /** The Continue parser (exported as `continue_`: `continue` is a reserved word). */

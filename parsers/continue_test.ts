@@ -240,14 +240,53 @@ Deno.test("a session missing from sessions.json takes its file's mtime for start
   }
 });
 
+/** Parses a session written with `list` beside it, its file last written at `mtime` (epoch s). */
+async function parseAt(history: unknown[], mtime: number, list?: unknown[]) {
+  const dir = tempDir("deja-continue-");
+  try {
+    const path = join(dir, `${SID}.json`);
+    writeFileSync(path, JSON.stringify({ sessionId: SID, workspaceDirectory: "/w/c", history }));
+    if (list) writeFileSync(join(dir, "sessions.json"), JSON.stringify(list));
+    utimesSync(path, mtime, mtime);
+    const { sessions } = await parseOne(
+      continue_,
+      { harness: "continue", path, kind: "document" },
+      env,
+    );
+    return sessions[0];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 Deno.test("a session missing from sessions.json with reasoning times is dated by them, unmarked", async () => {
-  const { s } = await parseSession([
+  const s = await parseAt([
     item("user", "hi"),
     item("assistant", "hello", { reasoning: { startAt: 1780000001000, endAt: 1780000002000 } }),
-  ]);
+  ], 1780000000);
   assertEquals([s?.started, s?.updated, s?.timeFromFile], [
     1780000002000,
     1780000002000,
+    undefined,
+  ]);
+});
+
+Deno.test("a session whose list records only its creation ends at its file's last save, marked", async () => {
+  // Trial 104 F4 (IDE session 8c3cc493, 33 items, no per-message times): it read "22:56 →
+  // 22:56", an end no one recorded. The file is rewritten whole on every save.
+  const list = [{ sessionId: SID, title: "t", dateCreated: "1780000000000" }];
+  const history = [item("user", "hi"), item("assistant", "hello"), item("user", "more")];
+  const later = await parseAt(history, 1780003600, list);
+  assertEquals([later?.started, later?.updated, later?.timeFromFile], [
+    1780000000000,
+    1780003600000,
+    true,
+  ]);
+  // A file older than its recorded creation (restored with old times): the recorded time alone.
+  const older = await parseAt(history, 1770000000, list);
+  assertEquals([older?.started, older?.updated, older?.timeFromFile], [
+    1780000000000,
+    1780000000000,
     undefined,
   ]);
 });

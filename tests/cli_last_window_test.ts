@@ -339,6 +339,9 @@ Deno.test("deja last reads week and month alone as back from now, a count before
   // A span in the plural, or of one, is a span.
   assertEquals(of("2 weeks"), [now - 14 * day, now + 1, "last 2 weeks", undefined]);
   assertEquals(of("1 week")?.slice(0, 2), [now - 7 * day, now + 1]);
+  // An article is no count, and the header names the window (trial 105 F8: "last a week").
+  assertEquals(of("a week"), [now - 7 * day, now + 1, "past week", undefined]);
+  assertEquals(of("one month")?.[2], "past month");
   // The calendar's, as typed, with the form back from now for its hint.
   const cal = w("last week")!;
   assertEquals([cal.hint.from, cal.hint.to], [
@@ -371,6 +374,26 @@ Deno.test("deja last 2 week lists 2 of the past week, not the past 2 weeks (tria
     const limit = await runMain(ix.env, ["last", "--limit", "2", "week", "--json"]);
     const same = JSON.parse(limit.out);
     assertEquals([same.sessions, same.total, same.time.words], [doc.sessions, 3, "past week"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a word after one dash is named whole, and a window's words are offered without it (trial 105 F8)", async () => {
+  // `deja last -week` said "Unknown option 'w'": the parser read -w -e -e -k.
+  const ix = await indexSessions([spec(NOW, new Date(Date.now() - 60_000).toISOString())]);
+  try {
+    const week = await runMain(ix.env, ["last", "-week"]);
+    assertEquals(week.code, 2, week.err);
+    assertStringIncludes(week.err, "Unknown option '-week'");
+    assertStringIncludes(week.err, "hint: time words take no dash: deja last week");
+    // An option's name after one dash: the option.
+    const limit = await runMain(ix.env, ["last", "-limit", "3"]);
+    assertEquals(limit.code, 2, limit.err);
+    assertStringIncludes(limit.err, "Unknown option '-limit'");
+    assertStringIncludes(limit.err, "did you mean --limit?");
+    // A count after a dash is still the count.
+    assertEquals((await runMain(ix.env, ["last", "-1"])).code, 0);
   } finally {
     ix.cleanup();
   }

@@ -154,11 +154,13 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
   if (window) {
     const phrase = window.phrase;
     if (opt(a, "since") !== undefined) {
+      // The words as typed (trial 105 F6: `last last week --since yesterday` offered `deja
+      // last week`, the past 7 days, not the calendar week typed; `5 week` lost its 5).
       throw new DejaError(
         `last was given two windows, '${phrase}' and --since ${opt(a, "since")}`,
-        `give one: 'deja ${
-          /^last\b/.test(phrase) ? phrase : `last ${phrase}`
-        }' or 'deja last --since ${opt(a, "since")}'`,
+        `give one: 'deja last ${a.positionals.join(" ")}' or 'deja last --since ${
+          opt(a, "since")
+        }'`,
         2,
       );
     }

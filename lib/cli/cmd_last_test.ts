@@ -156,3 +156,21 @@ Deno.test("last under --project or --junk counts every session it leaves unliste
     ix.cleanup();
   }
 });
+
+Deno.test("two windows given are refused with a hint that repeats the words as typed", () => {
+  // Trial 105 F6: `deja last last week --since yesterday` offered `deja last week` (the past 7
+  // days, not the calendar week typed), and `deja last 5 week --since 3d` dropped the 5.
+  const hintOf = (positionals: string[], since: string) => {
+    try {
+      parseLast({ values: { since }, positionals });
+    } catch (e) {
+      if (e instanceof DejaError) return e.hint ?? "";
+    }
+    return "";
+  };
+  assertEquals(
+    hintOf(["last", "week"], "yesterday"),
+    "give one: 'deja last last week' or 'deja last --since yesterday'",
+  );
+  assertStringIncludes(hintOf(["5", "week"], "3d"), "'deja last 5 week'");
+});

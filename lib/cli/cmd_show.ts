@@ -14,7 +14,14 @@ import { existsSync } from "node:fs";
 import { collectGarbage, collectGarbageSoon, GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { modelsLabel, modelsOf, resolveSession, shortRef, switchCount } from "../sessions.ts";
+import {
+  AmbiguousSession,
+  modelsLabel,
+  modelsOf,
+  resolveSession,
+  shortRef,
+  switchCount,
+} from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
@@ -37,7 +44,7 @@ import { patchLabels } from "../memory/moves.ts";
 export const showCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "show <id-prefix | harness:id-prefix> [--json]",
+  usage: "show <id-prefix | harness:id-prefix | deja:<day>> [--json]",
   maxPositionals: 1,
   options: {
     json: { type: "boolean", description: "print the session as JSON (docs/json-output.md)" },
@@ -579,23 +586,50 @@ function runShow(a: Args, io: IO): number {
   try {
     // The events are read and written a page at a time, as text and as JSON (trial 30: a
     // session of 150 MB or a million events held whole, about 1 GB, even through `| head`).
-    const d = showSession(store, args.ref, io.env.get("TZ"), { lean: true });
     if (args.json) {
+      const d = showSession(store, args.ref, io.env.get("TZ"), { lean: true });
       const events = function* () {
         for (const e of d.events) yield eventJson(d, e);
       };
       printJsonStreaming(io, showJsonHead(d), { events: events() });
-    } else {
+      return 0;
+    }
+    const refs = refsShown(store, args.ref);
+    if (refs.length > 1) {
+      io.err(`deja: ${refs.length} projects have notes that day; each one's in turn\n`);
+    }
+    for (const [i, ref] of refs.entries()) {
+      const d = showSession(store, ref, io.env.get("TZ"), { lean: true });
+      if (i) io.out("\n");
       for (const chunk of showChunks(d, io, args.full)) {
         io.out(chunk);
         // Read by no one now (`| head`): the rest is not made (trial 32: the whole session was).
-        if (io.outGone?.()) break;
+        if (io.outGone?.()) return 0;
       }
     }
   } finally {
     store.close();
   }
   return 0;
+}
+
+/**
+ * The sessions `deja show <ref>` shows as text: the one `ref` names, or, for a day of notes
+ * (`deja:<YYYY-MM-DD>`) several projects have, each project's notes of that day, newest first
+ * (trial 105 F7: the README's `deja show deja:<day>` was refused as ambiguous as soon as two
+ * projects had notes that day). `--json`, one session's document, still refuses it.
+ *
+ * @throws {DejaError} as {@link resolveSession} does, for any other reference.
+ */
+function refsShown(store: Store, ref: string): string[] {
+  try {
+    resolveSession(store, ref);
+    return [ref];
+  } catch (e) {
+    const day = /^deja:\d{4}-\d{2}-\d{2}$/i.test(ref.trim());
+    if (!day || !(e instanceof AmbiguousSession) || e.total > e.candidates.length) throw e;
+    return e.candidates.map((c) => `deja:${c.id}`);
+  }
 }
 
 /**

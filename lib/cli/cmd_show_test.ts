@@ -332,3 +332,28 @@ Deno.test("show says which part of a file a read asked for", async () => {
   assertEquals(readPart('{"file_path":"line-notes.md"}'), "");
   assertEquals(readPart("not json, limit"), "");
 });
+
+Deno.test("show deja:<day> shows each project's notes of that day in turn; --json still names them", async () => {
+  // Trial 105 F7: the README's `deja show deja:<day>` was refused as ambiguous as soon as two
+  // projects had notes that day.
+  const note = (ts: string, project: string, text: string) =>
+    JSON.stringify({ ts, project, text, tags: [] });
+  const ix = await indexSessions([], [
+    note("2026-12-03T08:00:00.000Z", "/w/api", "deploy from main"),
+    note("2026-12-03T09:00:00.000Z", "/w/web", "web uses pnpm"),
+  ]);
+  try {
+    const { runMain } = await import("../../tests/_cli_io.ts");
+    const r = await runMain(ix.env, ["show", "deja:2026-12-03"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out, "deploy from main");
+    assertStringIncludes(r.out, "web uses pnpm");
+    assertStringIncludes(r.err, "2 projects have notes that day");
+    const j = await runMain(ix.env, ["show", "deja:2026-12-03", "--json"]);
+    assertEquals(j.code, 2);
+    assertStringIncludes(j.out + j.err, "/w/web");
+    assertStringIncludes(j.out + j.err, "'deja show deja:2026-12-03' shows them all in turn");
+  } finally {
+    ix.cleanup();
+  }
+});

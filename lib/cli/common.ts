@@ -273,9 +273,15 @@ export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
         2,
       );
     }
-    const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
     // Deno names the option as typed (`'--since'`); Bun without its dashes (`'since'`).
-    const unknown = /^Unknown option '-*([^'=]+)/i.exec(raw)?.[1];
+    const letter = /^Unknown option '-*([^'=]+)/i.exec(raw)?.[1];
+    // A word after one dash is named whole, not its first letter the parser took for a short
+    // option (trial 105 F8: `deja last -week` said "Unknown option 'w'").
+    const word = letter?.length === 1 ? singleDashWord(argv, letter) : undefined;
+    const unknown = word ?? letter;
+    const msg = word !== undefined
+      ? `Unknown option '-${word}'`
+      : raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
     const lacked = unknown && cmd.lacks && Object.hasOwn(cmd.lacks, unknown)
       ? cmd.lacks[unknown]
       : undefined;
@@ -283,6 +289,10 @@ export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
     // A slip of a known option (`--lmit`): named before any other reading of the dash.
     const near = unknown && nearOption(unknown, optionsOf(cmd));
     if (near) throw new DejaError(msg, `did you mean ${near}? see 'deja ${cmd.name} --help'`, 2);
+    // A window's words after a dash (`deja last -week`): the words are given without it.
+    if (word !== undefined && cmd.count && cmd.wordsFit?.([word])) {
+      throw new DejaError(msg, `time words take no dash: deja ${cmd.name} ${word}`, 2);
+    }
     if (cmd.dashed && /^Unknown option '/i.test(raw)) {
       const at = firstUnknown(cmd, argv);
       const own = at < 0 ? undefined : cmd.dashed(argv[at], positionalArgs(cmd, argv.slice(0, at)));
@@ -291,6 +301,16 @@ export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
     const dash = dashedText(cmd, argv, raw);
     throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
   }
+}
+
+/**
+ * The word after one dash (`-week`, before any `--`) whose letter `letter` the parser refused
+ * as a short option, without its dash; undefined when no such word holds it.
+ */
+function singleDashWord(argv: string[], letter: string): string | undefined {
+  const stop = argv.indexOf("--");
+  return argv.slice(0, stop < 0 ? argv.length : stop)
+    .find((a) => /^-[^-=\s]{2,}$/.test(a) && a.slice(1).includes(letter))?.slice(1);
 }
 
 /**

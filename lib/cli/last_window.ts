@@ -66,13 +66,16 @@ export function lastWindow(
  * before this one, and on a Sunday said "no session" while five ran in the last 7 days; F2:
  * `deja last 50 week` read 50 weeks and listed 10). A count of more than one before the unit in
  * the plural is a span (`deja last 2 weeks`); the calendar's weeks are named: `this week`,
- * `last week` ({@link rollingFor} points from them to this form).
+ * `last week` ({@link rollingFor} points from them to this form). An article is no count (`a
+ * week`).
  */
 function pastUnit(
   words: readonly string[],
   now: number,
 ): { hint: TimeHint; phrase: string; n?: number } | undefined {
-  const m = /^(?:(\d+)\s+)?(day|week|month|year)$/i.exec(words.join(" "));
+  // `a week`, `one month`: the past one too (trial 105 F8: `deja last a week` was headed
+  // "last a week").
+  const m = /^(?:(\d+)\s+|(?:an?|one)\s+)?(day|week|month|year)$/i.exec(words.join(" "));
   const n = m?.[1] === undefined ? undefined : wholeNumber(m[1]);
   if (!m || (m[1] !== undefined && (n === undefined || n < 2))) return undefined;
   const span = timeOnly(`past 1 ${m[2]}`, now);

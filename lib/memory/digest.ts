@@ -1255,12 +1255,17 @@ function changedFiles(
   const counted = new Set<string>();
   /** The seq of the session's own last change of each file. */
   const lastChange = new Map<string, number>();
+  // A change refused before it ran is under "Not run", not a change that failed (trial 105 F8:
+  // Crush's denied `.gitignore` edit was listed under both).
+  const notRun = new Set(
+    [...Q.notRunResults.iterate(store, { session: sid })].map((e) => e.call_id),
+  );
   const add = (id: number, own: boolean) => {
     for (const r of Q.filesInOrder.all(store, { session: id })) {
       if (r.op === "read") continue;
       if (r.failed === 1) {
         const call = `${r.event_id} ${r.op} ${r.path} failed`;
-        if (!own || counted.has(call)) continue;
+        if (!own || counted.has(call) || (r.call_id && notRun.has(r.call_id))) continue;
         counted.add(call);
         const why = r.call_id
           ? firstLineOf(Q.resultText.get(store, { session: id, call: r.call_id })?.text)

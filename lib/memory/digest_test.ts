@@ -1635,3 +1635,34 @@ Deno.test("harnessWords quotes a notice without the error mark the parsers put b
   assertEquals(harnessWords("Rate limited, retrying", 100), "said: “Rate limited, retrying”");
   assertEquals(harnessWords("Error:", 100), "said: “Error:”");
 });
+
+Deno.test("a change refused before it ran is under Not run, not also under Changes that failed", async () => {
+  // Trial 105 F8 (Crush, a denied `.gitignore` edit): the digest listed it under both.
+  const s: SessionSpec = {
+    id: "aaaa0105-0000-4000-8000-000000000105",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Ignore the build folder and fix the README typo." },
+      {
+        edit: "/w/app/.gitignore",
+        old: "node_modules",
+        new: "node_modules\nbuild",
+        fail: true,
+        out: "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+      },
+      { edit: "/w/app/README.md", old: "teh", new: "the", fail: true },
+      { say: "Done." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.notRun.map((r) => r.command), ["edit /w/app/.gitignore"]);
+    assertEquals(d.failedChanges.map((f) => f.path), ["/w/app/README.md"]);
+    assertStringIncludes(d.markdown, "## Not run\n\n- `edit /w/app/.gitignore`");
+    assert(!/Changes that failed[^#]*gitignore/.test(d.markdown), d.markdown);
+  } finally {
+    ix.cleanup();
+  }
+});
