@@ -891,6 +891,35 @@ export const Q = {
       AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["words", "project", "project"],
   ),
+  /**
+   * Commands the person ran themselves in a harness's `!` shell mode (a `user` event
+   * `!<command>`: Claude Code's `<bash-input>`, opencode's shell parts; parsers/_message_blocks.ts,
+   * parsers/_opencode_events.ts) whose text the full-text expression `match` finds, in a project
+   * (LIKE pattern or null; how). As command runs: no exit status is recorded, and the output is
+   * the harness's notice right after it, when one follows. Trial 103 F9: `how` never listed them.
+   * Through the full-text index, each match's kind read from `events_rank` (covering) before
+   * its text, so only user events' texts are read (`how npm` on 33,000 events: 3 ms, 13 ms when
+   * every match's row was read).
+   */
+  userCommandRuns: query<
+    { match: string; project: string | null },
+    CommandRunRow & { event_id: number }
+  >(
+    `SELECT substr(e.text, 2) AS command, NULL AS exit, 0 AS is_error, NULL AS call_id,
+      e.id AS event_id, COALESCE(e.time, s.updated, s.started) AS time,
+      e.session_id AS session_id,
+      CASE WHEN e.time IS NULL THEN s.time_from_file ELSE 0 END AS time_from_file,
+      (SELECT CASE WHEN n.kind = 'notice' THEN n.text END FROM events n
+        WHERE n.session_id = e.session_id AND n.seq > e.seq ORDER BY n.seq LIMIT 1) AS output,
+      NULL AS head, 0 AS no_result
+    FROM events_fts CROSS JOIN events k INDEXED BY events_rank ON k.id = events_fts.rowid
+      CROSS JOIN events e ON e.id = k.id JOIN sessions s ON s.id = e.session_id
+    WHERE events_fts MATCH ? AND k.kind = 'user' AND substr(e.text, 1, 1) = '!'
+      AND length(trim(substr(e.text, 2))) > 0 AND s.harness <> 'deja'
+      AND (? IS NULL OR ${projectFilterSql("s.project")} LIKE ? ESCAPE '\\')
+    LIMIT 5000`,
+    ["match", "project", "project"],
+  ),
   /** The text of session `session`'s first user event after seq `after`, within `span` (hooks). */
   nextUserText: query<{ session: number; after: number; span: number }, { text: string }>(
     `SELECT text FROM events WHERE session_id = ? AND seq > ? AND seq <= ? + ? AND kind = 'user'

@@ -177,7 +177,9 @@ Deno.test({
       );
       assertEquals(pester.status, "found");
       const f = pester.fixes[0];
-      assert(f.retry && f.command.includes("Invoke-Pester"), f.command);
+      // The edit of the tests is the fix, the re-run of Pester its check (trial 105 F4).
+      assert(f.retry && f.rerun?.includes("Invoke-Pester"), f.rerun);
+      assert(f.action === "edit" && f.path?.endsWith("WinSetup.Tests.ps1"), f.command);
       assert(f.examples[0].edited.some((p) => p.endsWith("WinSetup.Tests.ps1")));
       const row = ix.store.db.prepare(
         "SELECT s.id FROM sessions s JOIN commands c ON c.session_id = s.id " +

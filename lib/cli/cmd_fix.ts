@@ -15,6 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
+import { editChange, type FixEdit } from "../memory/fix_edits.ts";
 import {
   findFixes,
   type FixExample,
@@ -137,6 +138,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       command: f.command,
       action: f.action,
       path: f.path,
+      ...(f.rerun !== undefined ? { rerun: f.rerun, edits: (f.edits ?? []).map(editJson) } : {}),
       sessions: f.sessions,
       succeeded: f.succeeded,
       unknown: f.unknown,
@@ -157,6 +159,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
         failed: e.failed,
         then: e.then,
         edited: e.edited,
+        edits: e.edits.map(editJson),
       })),
     })),
     mentioned: d.mentioned.map((m) => ({
@@ -167,6 +170,33 @@ export function fixJson(d: FixData): Record<string, unknown> {
       specific: m.specific,
     })),
   };
+}
+
+/** A change of a file as `--json` gives it (docs/json-output.md, `fixes[].edits[]`). */
+function editJson(e: FixEdit): Record<string, unknown> {
+  return { path: e.path, op: e.op, old: e.old, new: e.new };
+}
+
+/**
+ * The lead of a fix that is a change made before the failing command ran again (trial 105 F4):
+ * each change (two at most, the rest counted), then the re-run that showed it worked.
+ */
+function editLead(
+  f: FixData["fixes"][number],
+  c: ReturnType<typeof colors>,
+  home: string,
+): string[] {
+  const edits = f.edits ?? [];
+  const out = edits.slice(0, 2).map((e) => `  ${c.bold(editLine(e, home))}`);
+  if (edits.length > 2) out.push(c.dim(`  and ${edits.length - 2} more changes`));
+  out.push(`  then run again: ${c.bold(oneLine(commandOneLine(f.rerun ?? ""), 140))}`);
+  return out;
+}
+
+/** `edit ~/k8s/deploy.yaml: apps/v1beta1 → apps/v1` (a write whose old text is unknown: its file). */
+function editLine(e: FixEdit, home: string): string {
+  const change = editChange(e, 60);
+  return `${e.op} ${tilde(e.path, home)}${change ? `: ${change}` : ""}`;
 }
 
 /** The answer as text: the commands with their record, or why there is none (colour on a terminal). */
@@ -185,13 +215,15 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   }
   const out = [d.message];
   for (const f of d.fixes) {
+    const lead = f.rerun !== undefined ? editLead(f, c, io.env.home) : null;
     out.push(
       "",
+      ...(lead ?? []),
       // A command of several lines flush left, as it pastes (an indented `EOF` ends no
       // here-document, trial 12).
-      ...((ls) => ls.length > 1 ? ls.map((l) => c.bold(l)) : [`  ${c.bold(ls[0])}`])(
+      ...(lead ? [] : ((ls) => ls.length > 1 ? ls.map((l) => c.bold(l)) : [`  ${c.bold(ls[0])}`])(
         commandLines(f.adapted?.command ?? f.command, 140),
-      ),
+      )),
       // Offered for this error's name, the command as it ran for the other (trial 14: `npm
       // install express` offered verbatim for `'left-pad'`).
       ...(f.adapted
@@ -206,10 +238,12 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
         ? [c.dim(`    it ran for ${f.otherNames.map((n) => `'${oneLine(n, 60)}'`).join(", ")}`)]
         : []),
       c.dim(
-        `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
-          fmtSessionTime(f.last, f)
-        }${
-          f.retry
+        `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${lead ? "re-run " : ""}${
+          fixRecord(f)
+        }, last ${fmtSessionTime(f.last, f)}${
+          lead
+            ? ""
+            : f.retry
             ? ", the same command run again"
             : f.changed
             ? `, the same ${f.action} with ${oneLine(f.changed, 80)}`
@@ -226,7 +260,10 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
           c.cyan(e.ref)
         } ${e.harness}`,
       );
-      if (e.edited.length) {
+      // An edit fix's own example's changes are its lead; another session's are said.
+      if (lead && e.edits.length && JSON.stringify(e.edits) !== JSON.stringify(f.edits)) {
+        for (const x of e.edits.slice(0, 2)) out.push(`      ${editLine(x, io.env.home)}`);
+      } else if (!lead && e.edited.length) {
         out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);
       }
     }

@@ -324,3 +324,67 @@ Deno.test("fix - reads a long log's end, where its error is, and says what it re
     ix.cleanup();
   }
 });
+
+Deno.test("trial 105 F4: a fix that is an edit before a re-run leads with the edit (text, JSON, MCP)", async () => {
+  // After the failure: two look-arounds, the edit `apps/v1beta1` -> `apps/v1`, the same apply
+  // again, which passed. The answer led with `kubectl apply -f deploy.yaml` itself, "the same
+  // command run again", and `fixes[0].command` was that failing command.
+  const id = "f4f40105-1111-4222-8333-444455556666";
+  const err =
+    'error: unable to recognize "deploy.yaml": no matches for kind "Deployment" in version "apps/v1beta1"';
+  const ix = await indexSessions([{
+    id,
+    cwd: "/w/k8s",
+    start: "2026-11-30T22:00:00Z",
+    turns: [
+      { user: "deploy it" },
+      { bash: "kubectl apply -f deploy.yaml", out: err, exit: 1 },
+      { bash: "kubectl get deployments -A", out: "No resources found" },
+      { bash: "sed -n 1,20p deploy.yaml", out: "apiVersion: apps/v1beta1\nkind: Deployment" },
+      {
+        edit: "/w/k8s/deploy.yaml",
+        old: "apiVersion: apps/v1beta1\nkind: Deployment",
+        new: "apiVersion: apps/v1\nkind: Deployment",
+      },
+      { bash: "kubectl apply -f deploy.yaml", out: "deployment.apps/web created", exit: 0 },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await fixCmd.run({ values: {}, positionals: [err] }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "\n  edit /w/k8s/deploy.yaml: apps/v1beta1 → apps/v1\n" +
+        "  then run again: kubectl apply -f deploy.yaml\n" +
+        "    1 session, re-run 1/1 no error seen (exit unknown), last ",
+    );
+    assert(!pipe.out().includes("the same command run again"), pipe.out());
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await fixCmd.run({ values: { json: true }, positionals: [err] }, json.io), 0);
+    const f = JSON.parse(json.out()).fixes[0];
+    assertEquals(
+      [f.command, f.action, f.path, f.rerun, f.retry],
+      [
+        "edit /w/k8s/deploy.yaml",
+        "edit",
+        "/w/k8s/deploy.yaml",
+        "kubectl apply -f deploy.yaml",
+        true,
+      ],
+    );
+    const change = { path: "/w/k8s/deploy.yaml", op: "edit", old: "apps/v1beta1", new: "apps/v1" };
+    assertEquals(f.edits, [change]);
+    assertEquals(f.examples[0].edits, [change]);
+    assertEquals(f.examples[0].edited, ["/w/k8s/deploy.yaml"]);
+
+    const agent = fixAnswer(ix.store, err, {});
+    assertStringIncludes(
+      agent,
+      "1. edit /w/k8s/deploy.yaml: apps/v1beta1 → apps/v1; then run the failing command again: " +
+        "kubectl apply -f deploy.yaml\n   1 session, re-run 1/1 no error seen",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

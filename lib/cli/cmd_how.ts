@@ -15,7 +15,7 @@ import { commandLines, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
-import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
+import { enclosingProject, type HowResult, howRuns, runsPhrase } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import {
@@ -100,13 +100,18 @@ export function howJson(r: HowResult): Record<string, unknown> {
     total_here: r.totalHere,
     // Snake_case like every other document (docs/json-output.md): `last_exit` alone.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
-    commands: r.commands.map(({ latest, timeFromFile, lastExit, lastStatus, noResult, ...c }) => ({
+    commands: r.commands.map((
+      { latest, timeFromFile, lastExit, lastStatus, noResult, person, lastByPerson, ...c },
+    ) => ({
       ...c,
       last: isoTime(c.last),
       time_from_file: timeFromFile,
       last_exit: lastExit,
       last_status: lastStatus,
       no_result: noResult,
+      // trial 103 F9: runs the person made in a harness's `!` shell mode (no exit recorded).
+      person_runs: person,
+      last_by_person: lastByPerson,
       harness: latest.harness,
       session: latest.session,
       short_id: latest.ref,
@@ -149,9 +154,10 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
     // true))` read as a contradiction); a run that timed out or went to the background says so.
     const said = h.lastStatus !== `exit ${h.lastExit}` && !h.lastStatus.startsWith("failed") &&
       !["exit unknown", "no result"].includes(h.lastStatus);
+    // The person's own runs (`!` shell mode) said as theirs, no exit recorded (trial 103 F9).
     const mix = said && h.runs === 1 && h.unknown === 1
       ? h.lastStatus
-      : outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t) +
+      : runsPhrase(h, outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t), "you") +
         (said ? c.dim(` (the last: ${h.lastStatus})`) : "");
     // Calls none of which got a result were made, not run (trial 103 F7: "ran 1 time … runs:
     // 1 exit unknown" of a call that never finished).

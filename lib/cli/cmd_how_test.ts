@@ -397,6 +397,55 @@ Deno.test("how says 'no result' of a call that never got one, as ctx does, not '
   }
 });
 
+Deno.test("trial 103 F9: how lists the commands the person ran in ! shell mode, marked theirs, no exit recorded (text, JSON, MCP)", async () => {
+  // Claude Code writes a `!` command as `<bash-input>` and its output as `<bash-stdout>`: deja
+  // reads a user event `!frobnicate --version` and a notice; `how frobnicate` left it out.
+  const ix = await indexSessions([{
+    id: "f9f90103-1111-4222-8333-444455556666",
+    cwd: "/w/projD",
+    start: "2026-12-04T10:00:00Z",
+    turns: [
+      { user: "please build with the frobnicate tool" },
+      { bash: "frobnicate --check", out: "frobnicate: bad flag", exit: 2 },
+      { user: "<bash-input>frobnicate --version</bash-input>" },
+      { user: "<bash-stdout>frobnicate 1.2.3</bash-stdout><bash-stderr></bash-stderr>" },
+      { user: "<bash-input>frobnicate --check</bash-input>" },
+      { user: "<bash-stdout>frobnicate: ok</bash-stdout><bash-stderr></bash-stderr>" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ values: {}, positionals: ["frobnicate"] }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "frobnicate --version\n  ran 1 time in 1 session, last 2026-12-04 10:03 in f9f90103; " +
+        "runs: 1 by you in ! shell mode, no exit recorded\n",
+    );
+    // Run by the agent (exit 2) and by the person: one command, the person's run said.
+    assertStringIncludes(
+      pipe.out(),
+      "frobnicate --check\n  ran 2 times in 1 session, last 2026-12-04 10:05 in f9f90103; " +
+        "runs: 1 failed, 1 exit unknown; 1 of them by you in ! shell mode, no exit recorded\n",
+    );
+    const json = captureIO(ix.env, false);
+    await howCmd.run({ values: { json: true }, positionals: ["frobnicate"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals(
+      doc.commands.map((
+        c: Record<string, unknown>,
+      ) => [c.command, c.runs, c.unknown, c.person_runs, c.last_by_person, c.last_exit]),
+      [
+        ["frobnicate --check", 2, 1, 1, true, null],
+        ["frobnicate --version", 1, 1, 1, true, null],
+      ],
+    );
+    const mcp = howAnswer(ix.store, "frobnicate", {});
+    assertStringIncludes(mcp, "runs: 1 by the user in ! shell mode, no exit recorded");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("how takes words that start with a dash after its first word, its own options anywhere (trial 105 F3)", async () => {
   // Trial 105 F3: `deja how git --name-status`, the README's example, was "Unknown option".
   const ix = await fixture();

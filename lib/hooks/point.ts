@@ -21,6 +21,7 @@ import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { movedWords, movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
+import { editChange } from "../memory/fix_edits.ts";
 import { outcomeLabel, runError, runFacts, runFailed } from "../memory/outcome.ts";
 import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { byteLength, commandOneLine, firstLineOf, oneLine, plural } from "../../core/text.ts";
@@ -354,13 +355,18 @@ export function fixNote(
     // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone),
     // said first: the edit, then the run that passed (trial 38: "after X failed once Y was
     // edited" read as if the edit had made it fail).
+    // trial 105 F4: a fix that is the change before a re-run says the change (the replaced
+    // words and their replacement, short), then the re-run (`rerun`; `command` is the edit).
+    const first = f.edits?.[0] ? editChange(f.edits[0], 40) : "";
+    const more = (f.edits?.length ?? 0) - 1;
+    const change = first && more > 0 ? `${first}, ${plural(more, "more change")}` : first;
     const edited = ex?.edited.length
-      ? `edit ${ex.edited.slice(0, 2).map(lastSegment).join(", ")}${
+      ? `edit ${ex.edited.slice(0, 2).map(lastSegment).join(", ")}${change ? ` (${change})` : ""}${
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
       }, then run `
       : "";
     const line = (width: number) =>
-      `- ${edited}\`${oneLine(commandOneLine(f.command), width)}\` (${
+      `- ${edited}\`${oneLine(commandOneLine(f.rerun ?? f.command), width)}\` (${
         plural(f.sessions, "session")
       }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${
         ex ? `; after \`${oneLine(normalCommand(ex.failed), Math.min(80, width))}\` failed` : ""

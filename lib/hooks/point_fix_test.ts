@@ -61,7 +61,11 @@ Deno.test("the fix note of a re-run says what was edited before it", async () =>
       new Set(),
       2000,
     );
-    assertStringIncludes(note?.text ?? "", "- edit animals.py, then run `python -m pytest");
+    // With the words it replaced (trial 105 F4).
+    assertStringIncludes(
+      note?.text ?? "",
+      "- edit animals.py (Quoka: → Quokka:), then run `python -m pytest",
+    );
     assertStringIncludes(
       note?.text ?? "",
       "; after `python -m pytest tests/test_quokka.py` failed)",

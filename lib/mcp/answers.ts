@@ -18,7 +18,8 @@ import { blame, type BlameSession } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
-import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
+import { editChange, type FixEdit } from "../memory/fix_edits.ts";
+import { enclosingProject, type HowResult, howRuns, runsPhrase } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
@@ -389,7 +390,37 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     const p = away.get(id);
     return p ? `, in another project, ${oneLineForAgent(p, 120)}` : "";
   };
+  // trial 105 F4: a change before a re-run is the fix: said first, with the replaced words and
+  // their replacement, then the re-run (as `deja fix` and the failure hook say it).
+  const change = (e: FixEdit) => {
+    const said = editChange(e, 80, oneLineForAgent);
+    return `${e.op} ${oneLineForAgent(e.path, 200)}${said ? `: ${said}` : ""}`;
+  };
+  const changes = (es: readonly FixEdit[]) =>
+    es.slice(0, 2).map(change).join("; ") +
+    (es.length > 2 ? `; ${es.length - 2} more changes` : "");
   const blocks = r.fixes.map((x, i) => {
+    if (x.rerun !== undefined) {
+      const lines = [
+        `${i + 1}. ${changes(x.edits ?? [])}; then run the failing command again: ${
+          oneLineForAgent(commandOneLine(x.rerun), 300)
+        }`,
+        `   ${plural(x.sessions, "session")}, re-run ${fixRecord(x)}, last ${
+          sessionTime(x.last, x, 10)
+        }${x.checked ? "" : `, ${NOT_CHECKED}`}`,
+      ];
+      for (const e of x.examples) {
+        const own = JSON.stringify(e.edits) === JSON.stringify(x.edits)
+          ? ""
+          : `; ${changes(e.edits)}`;
+        lines.push(
+          `   after ${oneLineForAgent(e.failed, 120)} failed in ${
+            shortRef(store, e.harness, e.session)
+          } (${e.harness})${elsewhere(e.sessionRowId)}${own}`,
+        );
+      }
+      return lines.join("\n");
+    }
     const lines = [
       `${i + 1}. ${oneLineForAgent(commandOneLine(x.adapted?.command ?? x.command), 300)}${
         x.adapted
@@ -454,7 +485,8 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
     return { text: noCommand(r, f, () => runs(undefined, undefined).total), found: false };
   }
   const blocks = r.commands.map((c) => {
-    const mix = outcomeMix(c);
+    // The user's own runs (`!` shell mode) said as theirs (trial 103 F9).
+    const mix = runsPhrase(c, outcomeMix(c), "the user");
     // Calls none of which got a result were made, not run (trial 103 F7).
     return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ${
       c.noResult === c.runs ? "called" : "ran"

@@ -58,6 +58,7 @@ import {
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
 import { aboutFailure, type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
+import { editsBetween, type FixEdit } from "./fix_edits.ts";
 import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { ERROR_LINE, errorQuotes, errorTier } from "../search/errortier.ts";
@@ -83,6 +84,8 @@ export interface FixExample {
   then: string[];
   /** Files edited or written between the failure and the candidate. */
   edited: string[];
+  /** Those changes, each short (fix_edits.ts), at most 5. */
+  edits: FixEdit[];
 }
 
 /** A command that followed the error where the error did not come back. */
@@ -90,12 +93,28 @@ export interface FixExample {
 export const NOT_CHECKED = "not checked: what failed never ran again after it";
 
 export interface FixCandidate {
-  /** The command, white space collapsed; for a file action `<op> <path>` (`read /w/app/x.ts`). */
+  /**
+   * The command, white space collapsed; for a file action `<op> <path>` (`read /w/app/x.ts`),
+   * and so for the change of a file a re-run showed to be the fix (`edit /w/k8s/deploy.yaml`,
+   * {@link rerun}).
+   */
   command: string;
-  /** `command`, or the file action that followed a failed one (`read`, `edit`, `write`). */
+  /**
+   * `command`, or the file action that followed a failed one (`read`, `edit`, `write`), or
+   * `edit`/`write` for the change before a passing re-run ({@link rerun}).
+   */
   action: Action["kind"];
-  /** The file a file action acted on; null for a command. */
+  /** The file a file action acted on (the first one changed before a {@link rerun}); null for a command. */
   path: string | null;
+  /**
+   * The failing command run again after files changed, when that re-run is what showed the
+   * fix: the fix is then the change ({@link edits}, `action` `edit` or `write`), and this the
+   * command to run after making it. Absent otherwise. Trial 105 F4: the re-run was offered as
+   * the fix, the edit only a sub-line; an agent taking it ran the failing command again.
+   */
+  rerun?: string;
+  /** With {@link rerun}: the changes before it in the newest example (fix_edits.ts). */
+  edits?: FixEdit[];
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
   /** How many of those runs went well (outcome.ts `ok`: exit 0). */
@@ -464,6 +483,26 @@ export function adapt(
 }
 
 /**
+ * A candidate that is the failing command run again after files changed ({@link
+ * FixCandidate.rerun}) told as the change, the newest example's: `edit <path>` with its
+ * {@link FixCandidate.edits}, the re-run kept in `rerun` (trial 105 F4). Others as they are.
+ */
+function asEdit(c: FixCandidate): FixCandidate {
+  if (c.rerun === undefined) return c;
+  const ex = [...c.examples].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
+  const first = ex?.edits[0];
+  if (!first) return c;
+  return {
+    ...c,
+    command: `${first.op} ${first.path}`,
+    action: first.op,
+    path: first.path,
+    rerun: c.command,
+    edits: ex.edits,
+  };
+}
+
+/**
  * Candidates shown as the same command merged into one (trial 17: `pip install pyyaml`, run
  * for `'yaml'` and adapted from the fix of `'requests'`, was listed twice as "1 session"):
  * their counts added, the first's wording kept, a command that ran as shown before one
@@ -481,6 +520,7 @@ function mergeShown(list: FixCandidate[]): FixCandidate[] {
     into.sessions += c.sessions;
     into.succeeded += c.succeeded;
     into.unknown += c.unknown;
+    into.gone += c.gone;
     into.specific ||= c.specific;
     into.checked ||= c.checked;
     into.examples.push(...c.examples);
@@ -695,7 +735,15 @@ export function findFixes(
     const change = next.kind !== "command" && key === norm(failedAct.text)
       ? inputChange(failedAct, next) || null
       : null;
-    const c = found.get(key) ?? {
+    const retry = key === norm(failedAct.text) && !change;
+    const fileRows = Q.filesInOrder.all(store, { session: sid });
+    const edits = editsBetween(fileRows, last.seq, next.seq);
+    // trial 105 F4: the failing command run again after files changed: the change is the fix,
+    // the re-run the check (made the lead below, {@link asEdit}); one grouped apart from a bare
+    // re-run, which fixed nothing it did.
+    const byEdit = retry && failedAct.kind === "command" && edits.length > 0;
+    const slot = byEdit ? `edit\0${key}` : key;
+    const c = found.get(slot) ?? {
       // One line as its words (spacing folded, as runs are grouped); several as recorded, to paste.
       command: next.text.trim().includes("\n") ? next.text : key,
       action: next.kind,
@@ -704,7 +752,8 @@ export function findFixes(
       succeeded: 0,
       unknown: 0,
       gone: 0,
-      retry: key === norm(failedAct.text) && !change,
+      retry,
+      ...(byEdit ? { rerun: key } : {}),
       ...(change ? { changed: change } : {}),
       checked: false,
       last: null,
@@ -718,7 +767,7 @@ export function findFixes(
     if (specificIn.has(sid)) c.specific = true;
     else {
       if (names.some((n) => list.some((h) => holdsName(h.text, n)))) c.partly = true;
-      c.adapted ??= adapt(c.command, last.quoted, mine);
+      if (!byEdit) c.adapted ??= adapt(c.command, last.quoted, mine);
       // The names the error it followed quoted, where they are not the pasted error's (trial
       // 15: `pip install opencv-python`, the fix of `'cv2'`, listed for `'sklearn'` unlabelled).
       const other = last.quoted.map((q) => q.raw).filter((r) => !mine.some((m) => m.raw === r));
@@ -744,11 +793,14 @@ export function findFixes(
       failed: failedAct.text,
       then: after.then.map((x) => x.text),
       edited: editedBetween(store, sid, last.seq, next.seq),
+      edits,
     });
-    found.set(key, c);
+    found.set(slot, c);
   }
   // A next command that failed or never finished every time it followed the error fixed nothing.
-  const fixes = mergeShown([...found.values()]).filter((c) => c.succeeded + c.unknown + c.gone > 0)
+  const fixes = mergeShown([...found.values()].map(asEdit)).filter((c) =>
+    c.succeeded + c.unknown + c.gone > 0
+  )
     .sort((
       a,
       b,

@@ -170,7 +170,12 @@ Deno.test("findFixes sees an error in a command whose store records no exit stat
   try {
     const r = findFixes(ix.store, "a.c:3:5: error: unknown type name 'frob_t'");
     assertEquals([r.status, r.seen], ["found", 1]);
-    assertEquals([r.fixes[0].command, r.fixes[0].retry], ["make", true]);
+    // The edit is the fix, the re-run its check (trial 105 F4).
+    assertEquals([r.fixes[0].command, r.fixes[0].rerun, r.fixes[0].retry], [
+      "edit /w/six/src/a.c",
+      "make",
+      true,
+    ]);
     assertEquals(r.fixes[0].examples[0].edited, ["/w/six/src/a.c"]);
   } finally {
     ix.cleanup();
@@ -198,7 +203,13 @@ Deno.test("findFixes takes a passing re-run after an edit when what ran right af
     const r = findFixes(ix.store, "ImportError: cannot import name 'parse_row' from 'app'");
     assertEquals(r.status, "found");
     const f = r.fixes[0];
-    assertEquals([f.command, f.retry, f.succeeded, f.unknown], ["pytest", true, 0, 1]);
+    assertEquals([f.command, f.rerun, f.retry, f.succeeded, f.unknown], [
+      "edit /w/seven/app.py",
+      "pytest",
+      true,
+      0,
+      1,
+    ]);
     assertEquals(f.examples[0].edited, ["/w/seven/app.py"]);
     assertEquals(f.examples[0].then, ["pytest"]);
   } finally {
@@ -875,7 +886,7 @@ Deno.test("findFixes ranks a fix the failing command checked before one nothing 
   try {
     const r = findFixes(ix.store, err);
     // Trial 93: `git stash`, neither about the error nor the build, is other work, no fix.
-    assertEquals(r.fixes.map((f) => [f.command, f.checked]), [
+    assertEquals(r.fixes.map((f) => [f.rerun ?? f.command, f.checked]), [
       ["npm run build", true],
       ["npm cache clean --force", false],
     ]);
@@ -948,14 +959,14 @@ Deno.test("after the user's next request only an attempt at the failed action is
   const ix = await indexSessions([asked, retried]);
   try {
     const r = findFixes(ix.store, ERR);
-    assertEquals(r.fixes.map((f) => f.command), ["bash deploy.sh"]);
+    assertEquals(r.fixes.map((f) => f.rerun ?? f.command), ["bash deploy.sh"]);
     assertEquals(r.fixes[0].examples[0].edited, ["/w/seven/deploy.sh"]);
     // Without the rule, the command for the user's next request was a fix too.
     const { ABLATE_FIX } = await import("./fix_actions.ts");
     ABLATE_FIX.askedAfter = true;
     try {
       const all = findFixes(ix.store, ERR);
-      assertEquals(all.fixes.map((f) => f.command).sort(), [
+      assertEquals(all.fixes.map((f) => f.rerun ?? f.command).sort(), [
         "bash deploy.sh",
         "op run -- bash deploy.sh",
       ]);

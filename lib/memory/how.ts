@@ -10,6 +10,9 @@
  * come first, each marked `here`, then those run elsewhere: a command run both
  * here and elsewhere is two entries, each counting only its own runs (a `here`
  * entry's sessions, outcomes and latest run are this project's alone).
+ * Commands the person ran themselves in a harness's `!` shell mode (a user event `!<command>`)
+ * count as runs too, marked so ({@link HowCommand.person}): they ran for real, with no exit
+ * status recorded (trial 103 F9).
  *
  * @module
  */
@@ -24,6 +27,7 @@ import { callHeadline } from "../render.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { shortRef } from "../sessions.ts";
 import { MAX_QUERY_TERMS, MAX_QUERY_TOKEN, type QueryCut } from "../query.ts";
+import type { CommandRunRow } from "../rows.ts";
 
 /** One distinct command. */
 export interface HowCommand {
@@ -50,6 +54,14 @@ export interface HowCommand {
    * finished): said `no result`, as ctx says it (trial 103 F7).
    */
   noResult: number;
+  /**
+   * Of `runs`, those the person ran themselves in a harness's `!` shell mode ({@link
+   * personRuns}): no exit status is recorded for them, so each counts in `unknown`, or in
+   * `failed` when the output the harness showed after it reports a failure (outcome.ts).
+   */
+  person: number;
+  /** The latest run is one the person ran themselves ({@link person}). */
+  lastByPerson: boolean;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
   /**
@@ -213,7 +225,52 @@ function holds(toks: string[], term: string[]): boolean {
 }
 
 /**
- * Commands holding every term of `what` as whole tokens ({@link howTerms}).
+ * How a command's runs went, with the person's own runs said ({@link HowCommand.person}):
+ * `mix` (outcome.ts `outcomeMix`) as it is when there are none; `1 by you in ! shell mode, no exit
+ * recorded` when every run is the person's and none is known to have failed; else `mix` and
+ * how many of them were the person's. `who` names the person: `you` (the CLI), `the user` (MCP).
+ */
+export function runsPhrase(
+  c: Pick<HowCommand, "person" | "runs" | "unknown">,
+  mix: string,
+  who: string,
+): string {
+  if (!c.person) return mix;
+  const by = `by ${who} in ! shell mode, no exit recorded`;
+  if (c.person === c.runs && c.unknown === c.runs) return `${c.person} ${by}`;
+  return `${mix}; ${c.person} of them ${by}`;
+}
+
+/** A run `how` counts: an agent's command call, or a command the person ran ({@link personRuns}). */
+type Run = CommandRunRow & { person: boolean };
+
+/**
+ * Commands the person ran themselves in a harness's `!` shell mode holding every term (Claude
+ * Code's `<bash-input>` and opencode's shell parts are user events `!<command>`; pi's `!` is a
+ * bash call already among the commands), through the full-text index: no scan of the events.
+ * A resumed session's copy of one (the same command at the same time in another session) is
+ * the same run, counted once. Trial 103 F9: `how frobnicate` left out `!frobnicate --version`.
+ */
+export function personRuns(store: Store, terms: string[][], project: string | null): Run[] {
+  const match = terms.map((t) => `"${t.map(unmarked).join(" ").replaceAll('"', '""')}"`)
+    .join(" AND ");
+  const rows = Q.userCommandRuns.all(store, { match, project })
+    .filter((r) => terms.every((t) => holds(commandTokens(r.command), t)))
+    .sort((a, b) => a.session_id - b.session_id || a.event_id - b.event_id);
+  const seen = new Set<string>();
+  const out: Run[] = [];
+  for (const { event_id: _, ...r } of rows) {
+    const key = `${r.time}\0${r.command.trim()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...r, command: r.command.trim(), person: true });
+  }
+  return out;
+}
+
+/**
+ * Commands holding every term of `what` as whole tokens ({@link howTerms}), the person's own
+ * (`!` shell mode, {@link personRuns}) among them.
  */
 export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowResult {
   const asked = howTerms(what);
@@ -235,12 +292,12 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   // those); the token rule is applied below.
   // deno-lint-ignore no-control-regex
   const subs = [...new Set(terms.flat().map(unmarked))].filter((t) => /^[\x00-\x7f]+$/.test(t));
-  const rows = Q.commandRuns.all(store, { words: JSON.stringify(subs), project: like }).filter(
-    (r) => {
+  const rows: Run[] = Q.commandRuns.all(store, { words: JSON.stringify(subs), project: like })
+    .filter((r) => {
       const toks = commandTokens(String(r.command));
       return terms.every((t) => holds(toks, t));
-    },
-  );
+    }).map((r) => ({ ...r, person: false }));
+  rows.push(...personRuns(store, terms, like));
   type Acc = Omit<HowCommand, "latest" | "lastStatus"> & {
     ids: Set<number>;
     lastAt: number;
@@ -270,6 +327,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       failed: 0,
       unknown: 0,
       noResult: 0,
+      person: 0,
+      lastByPerson: false,
       lastExit: null,
       lastFacts: null,
       ids: new Set<number>(),
@@ -292,6 +351,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     const outcome = outcomeOf(facts);
     c[outcome]++; // the three outcomes are the three counts
     if (facts.noResult && outcome === "unknown") c.noResult++;
+    if (r.person) c.person++;
     // The latest run by a dated time; an undated session's only when no run has one.
     const fromFile = Number(r.time_from_file ?? 0);
     const rank = timeRank(time, fromFile === SHARED_FILE);
@@ -300,6 +360,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.last = time;
       c.timeFromFile = fromFile !== 0;
       c.lastExit = exit;
+      c.lastByPerson = r.person;
       c.lastFacts = facts;
       c.lastSid = Number(r.session_id);
       c.text = String(r.command);

@@ -145,3 +145,27 @@ Deno.test("howRuns matches no word of the question inside a flag; a flag typed m
     ix.cleanup();
   }
 });
+
+Deno.test("howRuns counts a ! shell-mode command once when a resumed session copies it (trial 103 F9)", async () => {
+  // The same record at the same time in two sessions (a resumed copy): one run. A bare `!` is
+  // no command; a word inside a flag is no match, as for the agent's commands.
+  const turns: SessionSpec["turns"] = [
+    { user: "<bash-input>kubectl rollout restart deploy/web</bash-input>" },
+    { user: "<bash-stdout>deployment.apps/web restarted</bash-stdout>" },
+    { user: "!" },
+  ];
+  const ix = await indexSessions([
+    s("24240004-0000-4000-8000-000000000004", "/w/k8s", "04", turns),
+    s("25250005-0000-4000-8000-000000000005", "/w/k8s", "04", turns),
+  ]);
+  try {
+    const r = howRuns(ix.store, "kubectl rollout");
+    assertEquals(
+      r.commands.map((c) => [c.command, c.runs, c.sessions, c.person, c.unknown, c.lastByPerson]),
+      [["kubectl rollout restart deploy/web", 1, 1, 1, 1, true]],
+    );
+    assertEquals(howRuns(ix.store, "restarted").total, 0);
+  } finally {
+    ix.cleanup();
+  }
+});

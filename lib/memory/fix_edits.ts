@@ -1,0 +1,101 @@
+/**
+ * The changes a fix made to files before the failing command ran again, told short: which file,
+ * and, where the index holds the texts, the words replaced and the words put in their place
+ * (`apps/v1beta1 → apps/v1`), not two whole blocks. Trial 105 F4: `deja fix` offered the failing
+ * `kubectl apply -f deploy.yaml` itself as the fix, the edit that made it pass only a sub-line;
+ * the answer (CLI, `--json`, MCP, the failure hook) leads with these now.
+ *
+ * @module
+ */
+import type { FileAtRow } from "../rows.ts";
+import { oneLine } from "../../core/text.ts";
+
+/** One change of a file between a failure and the re-run that showed it fixed. */
+export interface FixEdit {
+  /** The file changed, as recorded. */
+  path: string;
+  /** `edit` (a span replaced) or `write` (the file written whole). */
+  op: "edit" | "write";
+  /**
+   * The replaced words, from the first that differs to the last, on one line, at most
+   * {@link EDIT_TEXT_MAX} characters; "" when the change only added; null when the index does
+   * not hold what was there (a write of a file not read first).
+   */
+  old: string | null;
+  /** The words put in their place, as `old`; "" when the change only removed; null with `old`. */
+  new: string | null;
+}
+
+/** Most characters of each side of a change kept. */
+export const EDIT_TEXT_MAX = 200;
+
+/** Most changes kept for one fix (a session may edit a file a dozen times before a re-run). */
+const EDITS_MAX = 5;
+
+/**
+ * The changes among `rows` (a session's file touches, in order) made after seq `from` and
+ * before seq `to` that did not fail, at most {@link EDITS_MAX}, the same change once.
+ */
+export function editsBetween(rows: readonly FileAtRow[], from: number, to: number): FixEdit[] {
+  const out: FixEdit[] = [];
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (r.op === "read" || r.failed === 1 || r.seq <= from || r.seq >= to) continue;
+    const e = fixEdit(r);
+    const key = JSON.stringify(e);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+    if (out.length === EDITS_MAX) break;
+  }
+  return out;
+}
+
+/** A file touch as a {@link FixEdit}: a write whose earlier text is unknown has no sides. */
+function fixEdit(r: Pick<FileAtRow, "path" | "op" | "old" | "new">): FixEdit {
+  const op = r.op === "write" ? "write" : "edit";
+  if (r.old === null || (op === "write" && !r.old)) {
+    return { path: r.path, op, old: null, new: null };
+  }
+  const [old, neu] = changedWords(r.old, r.new ?? "");
+  return { path: r.path, op, old: oneLine(old, EDIT_TEXT_MAX), new: oneLine(neu, EDIT_TEXT_MAX) };
+}
+
+/**
+ * The parts of `old` and `neu` that differ, cut at white space: the words both start and end
+ * with left out (`apiVersion: apps/v1beta1` -> `apiVersion: apps/v1` gives `apps/v1beta1`,
+ * `apps/v1`; a cut inside a word, `beta1` -> ``, would say nothing).
+ *
+ * @example changedWords("a b c", "a x c") // ["b", "x"]
+ */
+export function changedWords(old: string, neu: string): [string, string] {
+  const a = old.split(/(\s+)/), b = neu.split(/(\s+)/);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head && tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) tail++;
+  return [
+    a.slice(head, a.length - tail).join("").trim(),
+    b.slice(head, b.length - tail).join("").trim(),
+  ];
+}
+
+/**
+ * A change in a few words, each side cut to `width` by `clip` (the CLI's `oneLine`, MCP's
+ * cleaner for agents): `apps/v1beta1 → apps/v1`, `added …`, `removed …`; "" when the index
+ * holds no sides (a write: the file's name says all there is).
+ */
+export function editChange(
+  e: FixEdit,
+  width: number,
+  clip: (s: string, n: number) => string = oneLine,
+): string {
+  if (e.old === null || e.new === null) return "";
+  if (!e.old && !e.new) return "";
+  if (!e.old) return `added ${clip(e.new, width)}`;
+  if (!e.new) return `removed ${clip(e.old, width)}`;
+  return `${clip(e.old, width)} → ${clip(e.new, width)}`;
+}

@@ -1,0 +1,59 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { changedWords, editChange, editsBetween } from "./fix_edits.ts";
+import type { FileAtRow } from "../rows.ts";
+
+const row = (seq: number, o: Partial<FileAtRow>): FileAtRow => ({
+  id: seq,
+  event_id: seq,
+  session_id: 1,
+  call_id: `c${seq}`,
+  path: "/w/k8s/deploy.yaml",
+  op: "edit",
+  old: null,
+  new: null,
+  failed: 0,
+  time: null,
+  seq,
+  ...o,
+});
+
+Deno.test("changedWords keeps the words that differ, cut at white space, not inside a word", () => {
+  // Trial 105 F4: `apps/v1beta1` -> `apps/v1`, not `beta1` -> ``.
+  assertEquals(
+    changedWords(
+      "apiVersion: apps/v1beta1\nkind: Deployment",
+      "apiVersion: apps/v1\nkind: Deployment",
+    ),
+    ["apps/v1beta1", "apps/v1"],
+  );
+  assertEquals(changedWords("a b c", "a b x c"), ["", "x"]);
+  assertEquals(changedWords("same", "same"), ["", ""]);
+});
+
+Deno.test("editsBetween takes the changes that did not fail between two seqs, the same once", () => {
+  const rows = [
+    row(1, { old: "v1beta1", new: "v1" }),
+    row(3, { op: "read" }),
+    row(4, { old: "x: 1", new: "x: 2", failed: 1 }),
+    row(5, { old: "replicas: 1", new: "replicas: 2" }),
+    row(6, { old: "replicas: 1", new: "replicas: 2" }),
+    row(7, { op: "write", path: "/w/k8s/new.yaml", new: "kind: Service" }),
+    row(9, { old: "a", new: "b" }),
+  ];
+  assertEquals(editsBetween(rows, 2, 9), [
+    { path: "/w/k8s/deploy.yaml", op: "edit", old: "1", new: "2" },
+    { path: "/w/k8s/new.yaml", op: "write", old: null, new: null },
+  ]);
+});
+
+Deno.test("editChange says a change in a few words, or nothing for a write of unknown text", () => {
+  const e = { path: "/w/x", op: "edit" as const };
+  assertEquals(
+    editChange({ ...e, old: "apps/v1beta1", new: "apps/v1" }, 60),
+    "apps/v1beta1 → apps/v1",
+  );
+  assertEquals(editChange({ ...e, old: "", new: "--force" }, 60), "added --force");
+  assertEquals(editChange({ ...e, old: "debug=1", new: "" }, 60), "removed debug=1");
+  assertEquals(editChange({ ...e, op: "write", old: null, new: null }, 60), "");
+  assertEquals(editChange({ ...e, old: "x".repeat(100), new: "y" }, 10), "xxxxxxxxx… → y");
+});
