@@ -63,7 +63,8 @@ export const lastCmd: CommandSpec = {
     "  this week, this month, this year      the calendar's, from Monday (the 1st) up to now",
     "  last week, last month, last year      the calendar's one before this (a week: Monday to Sunday)",
     "  yesterday, jan 13th, in march, 2025   those days; since march, until friday: from, up to",
-    "A session is listed for a window with an end when one of its events falls in it.",
+    "A session is listed for a window with an end when one of its events falls in it (one whose",
+    "events have no times: when its start or its end does).",
   ].join("\n"),
   maxPositionals: 1,
   // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).

@@ -91,7 +91,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
       continue;
     }
     if (opts.until !== undefined && (s.started ?? s.updated ?? 0) >= opts.until) continue;
-    if (opts.until !== undefined && !activeIn(store, s.id, since ?? 0, opts.until)) continue;
+    if (opts.until !== undefined && !activeIn(store, s, since ?? 0, opts.until)) continue;
     // Hidden ones are counted over every matching session, not only the first
     // `limit`: the hint then agrees with `deja stats` whatever `n` is.
     if (opts.hidden?.has(s.id)) {
@@ -110,14 +110,23 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
 }
 
 /**
- * Whether session `id` was active in `[from, to)` (epoch ms): one of its events is timed there
+ * Whether session `s` was active in `[from, to)` (epoch ms): one of its events is timed there
  * (trial 103 F5: `deja last yesterday` listed a session of Tuesday and Sunday, its span over
- * Saturday, with no event that day). A session none of whose events has a time (dated by its
- * file, lib/session_time.ts) is judged by its span, as the caller did.
+ * Saturday, with no event that day). A session none of whose events has a time is active where
+ * one of the times it has falls, its start or its end, not anywhere between (trial 106 F1: a
+ * Continue session created in March whose file was saved in December was listed for June 5th).
  */
-function activeIn(store: Store, id: number, from: number, to: number): boolean {
-  const r = Q.activeIn.get(store, { session: id, from, to });
-  return !r || Boolean(r.inside) || !r.timed;
+function activeIn(
+  store: Store,
+  s: Pick<SessionRow, "id" | "started" | "updated">,
+  from: number,
+  to: number,
+): boolean {
+  const r = Q.activeIn.get(store, { session: s.id, from, to });
+  if (!r || r.inside) return true;
+  if (r.timed) return false;
+  const at = (t: number | null) => t !== null && t >= from && t < to;
+  return at(s.started) || at(s.updated);
 }
 
 /** A title a harness gives a session before it has one (Continue, Crush, Cursor). */

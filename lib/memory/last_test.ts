@@ -204,14 +204,41 @@ Deno.test("lastSessions lists a session for a window with an end only when one o
     );
     const june5 = new Date(Date.UTC(2026, 5, 5, 8));
     utimesSync(history, june5, june5);
+    // A Continue session created June 2 whose file was saved June 9, no event timed: its start
+    // and its end are its times, not every day between (trial 106 F1).
+    const cont = join(ix.root, "continue");
+    mkdirSync(cont, { recursive: true });
+    const CID = "63630003-0000-4000-8000-000000000003";
+    writeFileSync(
+      join(cont, "sessions.json"),
+      JSON.stringify([{
+        sessionId: CID,
+        title: "tidy",
+        dateCreated: String(Date.UTC(2026, 5, 2, 9)),
+        workspaceDirectory: "/w/c",
+      }]),
+    );
+    const doc = join(cont, `${CID}.json`);
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        sessionId: CID,
+        title: "tidy",
+        workspaceDirectory: "/w/c",
+        history: [{ message: { role: "user", content: "tidy the readme" }, contextItems: [] }],
+      }),
+    );
+    const june9 = new Date(Date.UTC(2026, 5, 9, 8));
+    utimesSync(doc, june9, june9);
     ix.store.close();
     const env = testEnv(join(ix.root, "home"), {
       DEJA_HOME: join(ix.root, "deja"),
       DEJA_CLAUDE_ROOT: join(ix.root, "claude"),
       DEJA_CLINE_ROOT: cline,
+      DEJA_CONTINUE_ROOT: cont,
       TZ: "UTC",
     });
-    await runIndex(env, parsers, { only: ["claude", "cline"] });
+    await runIndex(env, parsers, { only: ["claude", "cline", "continue"] });
     const store = Store.open(indexPath(env));
     try {
       const ids = (since: number, until?: number) =>
@@ -228,6 +255,10 @@ Deno.test("lastSessions lists a session for a window with an end only when one o
       assertEquals(ids(day(6), day(7)), ["6262"]);
       // Up to now (no end): by its last event, as before.
       assertEquals(ids(day(5)).includes("6262"), true);
+      // The Continue session: its start's day and its file's day, nothing between.
+      assertEquals(ids(day(2), day(3)).includes("6363"), true);
+      assertEquals(ids(day(9), day(10)).includes("6363"), true);
+      assertEquals(ids(day(4), day(5)).includes("6363"), false);
     } finally {
       store.close();
     }
