@@ -745,6 +745,24 @@ export const Q = {
     ["session"],
   ),
   /**
+   * The commands the person ran in a harness's `!` shell mode in session `session` that may
+   * remove or move files (a user event `!<command>`), in order, each with the notice that holds
+   * its output when one follows it (trial 106 F2: `! mv app.py lib/` was no move to blame).
+   */
+  personMovesInOrder: query<
+    { session: number },
+    { seq: number; command: string; output: string | null }
+  >(
+    `SELECT e.seq AS seq, substr(e.text, 2) AS command,
+      (SELECT n.text FROM events n WHERE n.session_id = e.session_id AND n.seq = e.seq + 1
+        AND n.kind = 'notice') AS output
+    FROM events e INDEXED BY events_session
+    WHERE e.session_id = ? AND e.kind = 'user' AND substr(e.text, 1, 1) = '!'
+      AND (instr(e.text, 'rm') > 0 OR instr(e.text, 'mv') > 0 OR instr(e.text, 'unlink') > 0)
+    ORDER BY e.seq`,
+    ["session"],
+  ),
+  /**
    * The calls of session `session` whose stored input names a patch's rename or deletion
    * (`*** Move to:`, `*** Delete File:`) and whose file rows did not fail, in order, with that
    * input (lib/memory/moves.ts `patchMoves`; trial 94 F2, F3).
@@ -763,8 +781,11 @@ export const Q = {
    */
   sessionsMovingName: query<{ name: string }, { session: number }>(
     `SELECT DISTINCT session_id AS session FROM commands
-    WHERE instr(command, 'mv') > 0 AND instr(command, ?) > 0`,
-    ["name"],
+    WHERE instr(command, 'mv') > 0 AND instr(command, ?) > 0
+    UNION SELECT DISTINCT session_id FROM events
+    WHERE kind = 'user' AND substr(text, 1, 1) = '!' AND instr(text, 'mv') > 0
+      AND instr(text, ?) > 0`,
+    ["name", "name"],
   ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(

@@ -18,7 +18,7 @@ import { basename, isAbsolute, join } from "node:path";
 import { absoluteTarget } from "./paths.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { outcomeOf, runFacts } from "./outcome.ts";
+import { failureLine, outcomeOf, runFacts } from "./outcome.ts";
 
 /** Files a command removed and moved, their paths as typed. */
 export interface FileMoves {
@@ -297,6 +297,14 @@ export function moveCommands(store: Store, sid: number): MoveCommand[] {
     if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
     out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
   }
+  // The person's own `!` commands (trial 106 F2): no exit recorded; one whose output reports
+  // a failure (`mv: cannot move …`, the program's own prefix, or an error line) moved nothing.
+  for (const r of Q.personMovesInOrder.iterate(store, { session: sid })) {
+    if (!/\b(?:rm|mv|unlink)\b/.test(r.command)) continue;
+    if (/^(?:mv|rm|unlink|git): /m.test(r.output ?? "") || failureLine(r.output) !== null) continue;
+    out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
+  }
+  if (out.some((o, i) => i && out[i - 1].seq > o.seq)) out.sort((a, b) => a.seq - b.seq);
   // A patch's `*** Move to:` and `*** Delete File:` (trial 94 F2, F3: Codex renamed and deleted
   // files that blame and the digest never heard of). Its input is stored up to MAX_DATA
   // (lib/prepare.ts): a longer patch's moves are not seen.

@@ -4,7 +4,7 @@
  * three; a chain a.py → b.py → c.py → src/c.py was "no session touched it itself").
  */
 import { assertEquals } from "../../tests/_assert.ts";
-import { indexSessions } from "../../tests/_memory.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { blame } from "./blame.ts";
 import { listSpans } from "./restore.ts";
 import { blameAnswer } from "../mcp/answers.ts";
@@ -277,6 +277,54 @@ Deno.test("a file a later session moved away is not the file made under its name
     const mid = blame(ix.store, "lib/app.py", { cwd: dir });
     const s1 = mid.sessions.find((s) => s.session.native_id.startsWith("a1a1a1a1"))!;
     assertEquals([s1.moved_to, s1.moved_on_by?.slice(0, 8)], [`${dir}/src/core.py`, "a3a3a3a3"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 106 F2: a move the person made in `!` bash mode (`! mv app.py lib/`) was no move:
+// restore of app.py offered the old file's spans for the one written after.
+Deno.test("a move the person made in ! bash mode is followed as an agent's is, a failed one not", async () => {
+  const dir = tempDir("deja-bang-");
+  writeFileSync(join(dir, "app.py"), "print('new')\n");
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: dir,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("b1b1b1b1-0000-4000-8000-000000000106", "08", [
+      { user: "write app and other" },
+      { write: `${dir}/app.py`, content: "old = 1\n" },
+      { write: `${dir}/other.py`, content: "other = 1\n" },
+    ]),
+    spec("b2b2b2b2-0000-4000-8000-000000000106", "09", [
+      { user: "<bash-input>mkdir -p lib && mv app.py lib/</bash-input>" },
+      { user: "<bash-stdout></bash-stdout><bash-stderr></bash-stderr>" },
+      { user: "<bash-input>mv other.py gone/</bash-input>" },
+      {
+        user: "<bash-stdout></bash-stdout><bash-stderr>mv: cannot move 'other.py' to 'gone/': " +
+          "Not a directory</bash-stderr>",
+      },
+    ]),
+    spec("b3b3b3b3-0000-4000-8000-000000000106", "10", [
+      { user: "a new app" },
+      { write: `${dir}/app.py`, content: "print('new')\n" },
+      { write: `${dir}/other.py`, content: "other = 2\n" },
+    ]),
+  ]);
+  try {
+    const r = listSpans(ix.store, "app.py", { cwd: dir });
+    assertEquals(r.spans.map((s) => s.session.slice(0, 8)), ["b3b3b3b3"]);
+    assertEquals(r.away?.map((a) => a.to), [`${dir}/lib/app.py`]);
+    const lib = blame(ix.store, "lib/app.py", { cwd: dir });
+    assertEquals(lib.sessions.map((s) => [s.session.native_id.slice(0, 8), s.earlier_names]), [
+      ["b1b1b1b1", [`${dir}/app.py`]],
+    ]);
+    // The move that failed moved nothing: other.py's writes are both its own.
+    const other = listSpans(ix.store, "other.py", { cwd: dir });
+    assertEquals(other.spans.map((s) => s.session.slice(0, 8)).sort(), ["b1b1b1b1", "b3b3b3b3"]);
   } finally {
     ix.cleanup();
   }
