@@ -232,7 +232,8 @@ export class AmbiguousSession extends DejaError {
         (day
           // Trial 105 F7: which form shows them all, and that each project's is a session.
           ? `each project's notes of a day are a session of their own: name one by its id; ` +
-            `'deja show ${ref}' shows them all in turn`
+            `'deja show ${ref}' (as text, not --json: one document is one session) shows ` +
+            "them all in turn"
           : "name one: each line starts with an id that names it alone (harness:id works too)"),
       2,
     );

@@ -352,7 +352,10 @@ Deno.test("show deja:<day> shows each project's notes of that day in turn; --jso
     const j = await runMain(ix.env, ["show", "deja:2026-12-03", "--json"]);
     assertEquals(j.code, 2);
     assertStringIncludes(j.out + j.err, "/w/web");
-    assertStringIncludes(j.out + j.err, "'deja show deja:2026-12-03' shows them all in turn");
+    assertStringIncludes(
+      j.out + j.err,
+      "'deja show deja:2026-12-03' (as text, not --json: one document is one session) shows them all in turn",
+    );
   } finally {
     ix.cleanup();
   }
