@@ -753,11 +753,16 @@ export const Q = {
     { session: number },
     { seq: number; command: string; output: string | null }
   >(
+    // The user turns picked by their kind in events_rank (as `userSeqs`): only their rows are
+    // read, not every event of the session (the digest and the pre-edit hook ask this).
     `SELECT e.seq AS seq, substr(e.text, 2) AS command,
       (SELECT n.text FROM events n WHERE n.session_id = e.session_id AND n.seq = e.seq + 1
         AND n.kind = 'notice') AS output
-    FROM events e INDEXED BY events_session
-    WHERE e.session_id = ? AND e.kind = 'user' AND substr(e.text, 1, 1) = '!'
+    FROM events e WHERE e.id IN (
+      SELECT r.id FROM events f INDEXED BY events_session
+      CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
+      WHERE f.session_id = ? AND r.kind = 'user')
+      AND substr(e.text, 1, 1) = '!'
       AND (instr(e.text, 'rm') > 0 OR instr(e.text, 'mv') > 0 OR instr(e.text, 'unlink') > 0)
     ORDER BY e.seq`,
     ["session"],

@@ -27,7 +27,7 @@
  */
 import { projectHolds } from "../project_path.ts";
 import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
-import { type MoveAway, withEarlierNames, withoutMovedAway } from "./renames.ts";
+import { type MoveAway, withRenames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -198,7 +198,7 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   // Under the names the file had before a session moved it here too (trial 97 F1).
   // Less an earlier file of its name another session moved away (trial 105 F2).
-  const m = withoutMovedAway(store, withEarlierNames(store, findTouches(store, typed, opts.cwd)));
+  const m = withRenames(store, findTouches(store, typed, opts.cwd));
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
   // Matched by the name alone, the file here is not one any session recorded: its line's
   // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`

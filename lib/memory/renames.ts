@@ -25,11 +25,47 @@
 import { basename, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
+import { type MoveCommand, moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
 import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./paths.ts";
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
 import type { SessionRow } from "../rows.ts";
+
+/**
+ * The sessions that may have moved a file of a name, and each session's move commands, read
+ * once for one `blame` or `restore` ({@link withRenames}): following a file back and forward
+ * asks the same of the same sessions.
+ */
+export class MoveReads {
+  private named = new Map<string, number[]>();
+  private rows = new Map<number, MoveCommand[]>();
+  constructor(private store: Store) {}
+  /** Sessions whose commands name `name` beside `mv` (lib/schema.ts `sessionsMovingName`). */
+  moving(name: string): number[] {
+    let ids = this.named.get(name);
+    if (!ids) {
+      ids = Q.sessionsMovingName.all(this.store, { name }).map((r) => r.session);
+      this.named.set(name, ids);
+    }
+    return ids;
+  }
+  /** Session `sid`'s moves and removals, in order (./moves.ts `moveCommands`). */
+  commands(sid: number): MoveCommand[] {
+    let rows = this.rows.get(sid);
+    if (!rows) this.rows.set(sid, rows = moveCommands(this.store, sid));
+    return rows;
+  }
+}
+
+/**
+ * `m` with the file's history under its earlier names ({@link withEarlierNames}) and without
+ * an earlier file of its name moved away ({@link withoutMovedAway}), the sessions' moves read
+ * once for both.
+ */
+export function withRenames(store: Store, m: TouchMatch): TouchMatch {
+  const reads = new MoveReads(store);
+  return withoutMovedAway(store, withEarlierNames(store, m, reads), reads);
+}
 
 /** A name a file had earlier in one session, whole, and the places in it it had that name. */
 export interface EarlierName {
@@ -50,8 +86,8 @@ export function earlierNames(
   sid: number,
   project: string | null,
   target: string,
+  rows: readonly MoveCommand[] = moveCommands(store, sid),
 ): EarlierName[] {
-  const rows = moveCommands(store, sid);
   const out: EarlierName[] = [];
   let now = target;
   for (let i = rows.length - 1; i >= 0; i--) {
@@ -112,17 +148,21 @@ const MAX_HOPS = 4;
  * lib/app.py said no recorded write put its line there); `earlier` names each such session's
  * name for the file and the session that moved it. `m` itself when no session renamed it.
  */
-export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
+export function withEarlierNames(
+  store: Store,
+  m: TouchMatch,
+  reads = new MoveReads(store),
+): TouchMatch {
   const base = basename(m.target);
   if (!m.target.startsWith("/") || !base || overLikeBound(base)) return m;
   const asked = new Set(m.touches.map((t) => t.sessionId));
-  for (const r of Q.sessionsMovingName.all(store, { name: base })) asked.add(r.session);
+  for (const id of reads.moving(base)) asked.add(id);
   const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) });
   const found: FileTouch[] = [];
   const renamed = new Map<number, string[]>();
   const starts: NameBefore[] = [];
   for (const s of sessions) {
-    const names = earlierNames(store, s.id, s.project, m.target);
+    const names = earlierNames(store, s.id, s.project, m.target, reads.commands(s.id));
     found.push(...namesTouches(store, s, names));
     if (!names.length) continue;
     renamed.set(s.id, names.map((n) => n.path));
@@ -130,7 +170,7 @@ export function withEarlierNames(store: Store, m: TouchMatch): TouchMatch {
     if (start) starts.push(start);
   }
   const earlier = new Map<number, EarlierTouch>();
-  found.push(...touchesBefore(store, starts, m.target, renamed, earlier));
+  found.push(...touchesBefore(store, starts, m.target, renamed, earlier, reads));
   const own = m.match === "exact" ? m.touches : [];
   // Moved here with no touch under its earlier names: the touches of it here say where it came
   // from (trial 94 F12: Crush touched frontend-deployment.yaml only after `mv deployment.yaml
@@ -207,6 +247,7 @@ function touchesBefore(
   target: string,
   renamed: Map<number, string[]>,
   earlier: Map<number, EarlierTouch>,
+  reads: MoveReads,
 ): FileTouch[] {
   const out: FileTouch[] = [];
   const seen = new Set<string>([target]);
@@ -219,23 +260,27 @@ function touchesBefore(
       const rows = Q.fileTouches.all(store, { like: likeName(st.path), path: st.path })
         .filter((r) => r.session_id !== st.bySession && r.time !== null && r.time < st.before);
       const ids = new Set(rows.map((r) => r.session_id));
-      for (const r of Q.sessionsMovingName.all(store, { name: basename(st.path) })) {
-        if (r.session !== st.bySession) ids.add(r.session);
-      }
+      for (const id of reads.moving(basename(st.path))) if (id !== st.bySession) ids.add(id);
       if (!ids.size) continue;
       for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...ids]) })) {
         const mine = rows.filter((r) =>
           r.session_id === s.id && resolvedIn(r.path, s.project) === st.path
         ).map(toTouch);
         // The name's changes of a session that moved a file there itself, before the move.
-        const names = earlierNames(store, s.id, s.project, st.path);
+        const names = earlierNames(store, s.id, s.project, st.path, reads.commands(s.id));
         const moved = namesTouches(store, s, names).filter((t) =>
           t.time !== null && t.time < st.before
         );
         if (!mine.length && !moved.length) continue;
         // Removed or moved away after its last touch: the file it touched was another one.
         const last = Math.max(...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
-        const after = movesAfter(store, s.id, s.project, new Map([[st.path, last]]));
+        const after = movesAfter(
+          store,
+          s.id,
+          s.project,
+          new Map([[st.path, last]]),
+          reads.commands(s.id),
+        );
         if (after.size) continue;
         out.push(...mine, ...moved);
         earlier.set(s.id, { path: st.path, by: st.by, byHarness: st.byHarness });
@@ -270,15 +315,20 @@ export interface MoveAway {
  * sessions whose commands name its name beside `mv` or touched it (a patch's move), each
  * move's time known.
  */
-export function movesAway(store: Store, target: string, touched: Iterable<number>): MoveAway[] {
+export function movesAway(
+  store: Store,
+  target: string,
+  touched: Iterable<number>,
+  reads = new MoveReads(store),
+): MoveAway[] {
   const base = basename(target);
   if (!base || overLikeBound(base)) return [];
   const asked = new Set(touched);
-  for (const r of Q.sessionsMovingName.all(store, { name: base })) asked.add(r.session);
+  for (const id of reads.moving(base)) asked.add(id);
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
-    for (const r of moveCommands(store, s.id)) {
+    for (const r of reads.commands(s.id)) {
       for (const [from, to] of toldMoves(r.moves, s.project).moved) {
         const a = resolvedIn(from, s.project);
         const b = resolvedIn(to, s.project);
@@ -307,11 +357,15 @@ export function movesAway(store: Store, target: string, touched: Iterable<number
  * A touch before a move with nothing made there after it stays, and `later` says where the
  * file went and who moved it (another session: its own moves blame reads itself).
  */
-export function withoutMovedAway(store: Store, m: TouchMatch): TouchMatch {
+export function withoutMovedAway(
+  store: Store,
+  m: TouchMatch,
+  reads = new MoveReads(store),
+): TouchMatch {
   if (m.match !== "exact" || !m.target.startsWith("/") || !m.touches.length) return m;
   const own = (t: FileTouch) => t.path === m.target || t.path.replaceAll("\\", "/") === m.target;
   const mine = m.touches.filter(own);
-  const moves = movesAway(store, m.target, new Set(m.touches.map((t) => t.sessionId)));
+  const moves = movesAway(store, m.target, new Set(m.touches.map((t) => t.sessionId)), reads);
   if (!moves.length) return m;
   /** Whether touch `a` came before move `mv` (by seq in one session, else by time). */
   const before = (a: FileTouch, mv: MoveAway) =>

@@ -51,7 +51,7 @@ import { DejaError, writeReason } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
-import { type MoveAway, withEarlierNames, withoutMovedAway } from "./renames.ts";
+import { type MoveAway, withRenames } from "./renames.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { doubtfulPlace, everyOccurrence, lineOfItsOwn, wholeOccurrences } from "./edit_lines.ts";
@@ -166,7 +166,7 @@ export function listSpans(
 ): RestoreList {
   // Under the names the file had before a session moved it here too (trial 97 F1).
   // Less an earlier file of its name another session moved away (trial 105 F2).
-  const m = withoutMovedAway(store, withEarlierNames(store, findTouches(store, typed, opts.cwd)));
+  const m = withRenames(store, findTouches(store, typed, opts.cwd));
   const ids = [...new Set(m.touches.map((t) => t.sessionId))];
   const sessions = new Map<number, SessionRow>();
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
