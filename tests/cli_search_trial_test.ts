@@ -163,7 +163,16 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
   const ix = await memIndex(HISTORY);
   try {
     const guess = await runMain(ix.env, ["ctx", "subscription", "budget", "zzqqxx"]);
-    assertEquals(guess.code, 0, guess.err);
+    // A word in no session: only the nearest, exit 1 as search's (trial 107 F1), and the
+    // digest printed says so on its first line, where a paste carries it.
+    assertEquals(guess.code, 1, guess.err);
+    assert(
+      guess.out.startsWith(
+        `> Nearest session only, not a match: nothing matched "subscription budget zzqqxx" ` +
+          `('zzqqxx' is in no session).\n\n# deja context: `,
+      ),
+      guess.out,
+    );
     assertStringIncludes(
       guess.err,
       `deja: nothing matched "subscription budget zzqqxx" exactly ('zzqqxx' is in no session)`,
@@ -173,7 +182,8 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     const json = JSON.parse(
       (await runMain(ix.env, ["ctx", "--json", "subscription budget zzqqxx"])).out,
     );
-    assertEquals(json.tier, "relevance");
+    assertEquals([json.tier, json.absent], ["relevance", ["zzqqxx"]]);
+    assertEquals(json.markdown, guess.out);
     const exact = await runMain(ix.env, ["ctx", "subscription", "budget"]);
     assertEquals(exact.code, 0, exact.err);
     assertEquals(exact.err, "");

@@ -8,7 +8,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, isoTime, printJson, printJsonStreaming, quoteShown } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { byteLength, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, CTX_MIN_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
@@ -135,11 +135,18 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
       ...(missed.common ? { common: true } : {}),
     };
   }
-  const digest = sessionDigest(store, picked.session.id, {
+  // Only the nearest, some words held by no session: said in the digest itself, where a
+  // paste carries it (trial 107 F1: an unrelated session's digest, nothing on stdout said so).
+  const caveat = nearestCaveat(args.query, picked);
+  const cut = byteLength(caveat);
+  const body = sessionDigest(store, picked.session.id, {
     query: picked.via === "search" ? args.query : undefined,
-    budgetBytes: args.budget,
+    budgetBytes: Math.max(CTX_MIN_BUDGET, args.budget - cut),
     home: io.env.home,
   });
+  const digest = caveat
+    ? { ...body, markdown: caveat + body.markdown, bytes: body.bytes + cut }
+    : body;
   const s = digest.session;
   return {
     query: args.query,
@@ -149,6 +156,23 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
     budget: args.budget,
     budgetGiven: args.budgetGiven,
   };
+}
+
+/**
+ * True when the session picked is only the nearest by relevance and some of the query's
+ * words are in no session: no session holds what was asked, so `ctx` exits 1 as `search`
+ * does ("the nearest may still print"), the digest printed all the same.
+ */
+export function onlyNearest(p: Picked): boolean {
+  return p.via === "search" && p.tier === "relevance" && (p.absent?.length ?? 0) > 0;
+}
+
+/** The digest's first line when {@link onlyNearest}: empty otherwise. */
+function nearestCaveat(query: string, p: Picked): string {
+  if (!onlyNearest(p)) return "";
+  const a = p.absent!;
+  return `> Nearest session only, not a match: nothing matched ${quoteShown(query)} ` +
+    `(${a.map((w) => `'${w}'`).join(", ")} ${a.length === 1 ? "is" : "are"} in no session).\n\n`;
 }
 
 /** The `--json` document (docs/json-output.md, `ctx`). */
@@ -161,6 +185,7 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     query: d.query,
     via: d.picked.via,
     tier: d.picked.tier ?? null,
+    absent: d.picked.absent ?? [],
     session: sessionJsonOf(g.session, d.ref),
     budget: d.budget,
     budget_given: d.budgetGiven,
@@ -217,7 +242,7 @@ function runCtx(a: Args, io: IO): number {
     );
     hiddenHint(io, d.hidden);
   }
-  return d.picked ? 0 : 1;
+  return d.picked && !onlyNearest(d.picked) ? 0 : 1;
 }
 
 /**
