@@ -107,3 +107,31 @@ Deno.test("the nearest by relevance of a word in no session say what they were r
   assertStringIncludes(r.err, "nothing matched exactly; the nearest sessions by relevance\n");
   assertStringIncludes(r.err, "ranked on 'no', 'word' alone: 'zzqqxx' is in no session\n");
 });
+
+Deno.test("a word a word form holds is never said to be in no session; --json says what the text does", async () => {
+  const dir = tempDir("deja-rankon-");
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  const a = "5c5c5c5c-0000-4000-8000-000000000001";
+  writeFileSync(
+    join(proj, `${a}.jsonl`),
+    claudeLine(0, "the forgejo pod had a crash on start", a) +
+      claudeLine(2, "read its logs from the previous run", a),
+  );
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  // Trial 107 F2: `forgejo crashing` said "'crashing' is in no session" though its form
+  // `crash` ranked the session listed.
+  const r = await runMain(env, ["search", "forgejo_crashing_zzqqxx"]);
+  assertEquals(r.code, 1);
+  assertStringIncludes(r.out, "5c5c5c5c");
+  assertStringIncludes(r.err, "ranked on 'forgejo', 'crashing' alone: 'zzqqxx' is in no session\n");
+  // Said in --json as in text (trial 107 F4).
+  const j = JSON.parse((await runMain(env, ["search", "forgejo_crashing_zzqqxx", "--json"])).out);
+  assertEquals(j.ranked_on, { words: ["forgejo", "crashing"], in_no_session: ["zzqqxx"] });
+  const exact = JSON.parse((await runMain(env, ["search", "forgejo", "--json"])).out);
+  assertEquals(exact.ranked_on, null);
+});

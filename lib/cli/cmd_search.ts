@@ -20,7 +20,7 @@ import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { unreadForms } from "../search/ladder.ts";
-import { TermStats } from "../search/expand.ts";
+import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { Q } from "../schema.ts";
 import { searchHiding, SessionCache } from "../search/sessions.ts";
 import { shQuote } from "../shell.ts";
@@ -467,12 +467,15 @@ function refOf(d: SearchData, r: { harness: string; id: string }): string {
 }
 
 /**
- * The query's words (stop words left out) split into those some event holds and those none
- * does, when both kinds are there: the nearest by relevance are then ranked on the first alone.
+ * The query's words (stop words left out) split into those the history holds and those it
+ * holds in no form (no event, title, word form or longer word: {@link heldAnywhere}, as `ctx`
+ * reads it), when both kinds are there: the nearest by relevance are then ranked on the first
+ * alone. (Trial 107 F2: `forgejo crashing` said "'crashing' is in no session" of a word a
+ * title holds, whose form `crash` ranked the session listed.)
  */
 function nearestOn(stats: TermStats, query: string): SearchData["nearOn"] {
   const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t));
-  const nowhere = words.filter((t) => stats.docs(t) === 0);
+  const nowhere = words.filter((t) => !heldAnywhere(stats, t));
   const held = words.filter((t) => !nowhere.includes(t));
   return held.length && nowhere.length ? { held, nowhere } : undefined;
 }
@@ -511,6 +514,11 @@ export function searchJson(
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
     words_apart: d.apart ?? [],
+    // The words the nearest by relevance were ranked on, and those held nowhere, as the text
+    // says them (trial 107 F4: said on stderr, absent here).
+    ranked_on: d.nearOn && !d.absent
+      ? { words: d.nearOn.held, in_no_session: d.nearOn.nowhere }
+      : null,
     absent_words: d.absent
       ? {
         words: d.absent.words,
