@@ -741,7 +741,8 @@ export const Q = {
    */
   moveCommandsInOrder: query<{ session: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND (instr(c.command, 'rm') > 0
-      OR instr(c.command, 'mv') > 0 OR instr(c.command, 'unlink') > 0) ORDER BY e.seq`,
+      OR instr(c.command, 'mv') > 0 OR instr(c.command, 'unlink') > 0
+      OR instr(c.command, 'cp') > 0) ORDER BY e.seq`,
     ["session"],
   ),
   /**
@@ -763,7 +764,8 @@ export const Q = {
       CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
       WHERE f.session_id = ? AND r.kind = 'user')
       AND substr(e.text, 1, 1) = '!'
-      AND (instr(e.text, 'rm') > 0 OR instr(e.text, 'mv') > 0 OR instr(e.text, 'unlink') > 0)
+      AND (instr(e.text, 'rm') > 0 OR instr(e.text, 'mv') > 0 OR instr(e.text, 'unlink') > 0
+        OR instr(e.text, 'cp') > 0)
     ORDER BY e.seq`,
     ["session"],
   ),
@@ -781,15 +783,15 @@ export const Q = {
     ["session"],
   ),
   /**
-   * The sessions with a command that names `name` beside `mv` (that may have moved a file to
-   * that name: lib/memory/renames.ts; trial 97 F1).
+   * The sessions with a command that names `name` beside `mv` or `cp` (that may have moved or
+   * copied a file to that name: lib/memory/renames.ts; trial 97 F1).
    */
   sessionsMovingName: query<{ name: string }, { session: number }>(
     `SELECT DISTINCT session_id AS session FROM commands
-    WHERE instr(command, 'mv') > 0 AND instr(command, ?) > 0
+    WHERE (instr(command, 'mv') > 0 OR instr(command, 'cp') > 0) AND instr(command, ?) > 0
     UNION SELECT DISTINCT session_id FROM events
-    WHERE kind = 'user' AND substr(text, 1, 1) = '!' AND instr(text, 'mv') > 0
-      AND instr(text, ?) > 0`,
+    WHERE kind = 'user' AND substr(text, 1, 1) = '!'
+      AND (instr(text, 'mv') > 0 OR instr(text, 'cp') > 0) AND instr(text, ?) > 0`,
     ["name", "name"],
   ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */

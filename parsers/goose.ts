@@ -202,7 +202,13 @@ async function* readDb(path: string, ctx: ParseCtx): AsyncGenerator<Session> {
         };
         return gooseEvents(msg, project, ctx.skip.bind(ctx));
       });
-      if (!events.length) continue;
+      // Said, not dropped silently: a store whose one session is empty read as "0 sessions"
+      // with no reason (a user trial on the real store).
+      if (!events.length) {
+        const why = lastMsg.has(row.id) ? "no message with text" : "no messages";
+        ctx.skip("not_session", `${path}@${row.id}`, why);
+        continue;
+      }
       yield {
         harness: ID,
         id: row.id,

@@ -269,12 +269,16 @@ Deno.test("session metadata comes from name, working_dir, model_config_json and 
   }
 });
 
-Deno.test("an empty session yields nothing and no error when the store has no messages for it", async () => {
+Deno.test("an empty session yields nothing and no error, counted left out with its reason", async () => {
   const t = temp();
   try {
     const { sessions, ctx } = await parse(db(t.dir, sess("s1")));
     assertEquals(sessions, []);
-    assertEquals(ctx.counts, {});
+    // Counted, as other readers count what is no conversation, so `deja sources` says why.
+    assertEquals(ctx.counts, { not_session: 1 });
+    assertEquals(ctx.examples.map((x) => x.replace(/ at .*@/, " at @")), [
+      "not_session at @s1: no messages",
+    ]);
     assertEquals(ctx.endWatermark, Date.UTC(2026, 0, 2, 9));
   } finally {
     t.cleanup();
@@ -440,12 +444,12 @@ Deno.test("a legacy parse resumed from an offset yields the same session id as a
 const REAL = join(REPO, "../shared/realdata/goose/sessions-v5-one-empty-session.db");
 
 Deno.test({
-  name: "the real Goose store with one empty CLI session yields no session, no skip and no error",
+  name: "the real Goose store with one empty CLI session yields no session and says why",
   ignore: !existsSync(REAL),
   async fn() {
     const { sessions, ctx } = await parse(REAL);
     assertEquals(sessions, []);
-    assertEquals(ctx.counts, {});
+    assertEquals(ctx.counts, { not_session: 1 });
     // updated_at 2025-12-02 16:58:55 (SQLite CURRENT_TIMESTAMP, UTC) is the watermark.
     assertEquals(ctx.endWatermark, Date.UTC(2025, 11, 2, 16, 58, 55));
   },

@@ -85,6 +85,24 @@ Deno.test("view week charts reach back to the oldest session (up to two years) a
   assert(ticks.some((t) => /^\d\d-\d\d$/.test(t)), ticks.join(" "));
 });
 
+// A user trial: with no recent session the charts ended at the newest one, which read as
+// recent activity; they run to today, the days since empty, and the page says since when.
+Deno.test("view charts run to today when no session is recent, and say when the newest was", async () => {
+  await using v = await viewOf([
+    { id: "sess-a", at: Date.parse("2026-03-03T10:00:00Z"), events: [["user", "the old work"]] },
+    { id: "sess-b", at: Date.parse("2026-04-15T10:00:00Z"), events: [["user", "the last work"]] },
+  ]);
+  const r = await v.get("/stats");
+  assertStringIncludes(r, 'Sessions per day <span class="sub">2025-10-27 to 2026-11-01</span>');
+  assertStringIncludes(r, 'week by week <span class="sub">2026-03-02 to 2026-11-01</span>');
+  assertStringIncludes(r, "No session since 2026-04-15: the charts run to today, 2026-11-01.");
+  // The weeks since are drawn, empty: the last tick is of this week, not April's.
+  const ticks = [...r.matchAll(/<text x="[\d.]+" y="194">([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert(ticks.includes("09-28"), ticks.join(" "));
+  await using recent = await viewOf([{ id: "sess-c", at: AT, events: [["user", "today"]] }]);
+  assert(!(await recent.get("/stats")).includes("No session since"), "recent work is not quiet");
+});
+
 // Trial 99 F4: a subagent whose parent is not indexed was marked on its page only.
 Deno.test("view marks a subagent listed on its own in the list and in search hits, as deja last does", async () => {
   await using v = await viewOf([

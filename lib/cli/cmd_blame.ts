@@ -167,6 +167,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
       moved_from: s.moved_from ?? [],
+      copied: Boolean(s.copied),
       moved_on_by: s.moved_on_by ? { harness: s.moved_on_by_harness, id: s.moved_on_by } : null,
       earlier_names: s.earlier_names ?? [],
       moved_by: s.moved_by ? { harness: s.moved_by_harness, id: s.moved_by } : null,
@@ -310,14 +311,18 @@ function sessionLines(
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
   // Its changes under the names it had before are its history (trial 97 F1).
   if (s.moved_from) {
-    lines.push(`  moved here from ${oneLine(nameChain(s.moved_from, s.session.project), 160)}`);
+    lines.push(
+      `  ${s.copied ? "copied" : "moved"} here from ${
+        oneLine(nameChain(s.moved_from, s.session.project), 160)
+      }`,
+    );
   }
   // It touched the file under an earlier name, which a later session moved here (trial 100 F1).
   if (s.earlier_names) {
     lines.push(
-      `  as ${oneLine(nameChain(s.earlier_names, s.session.project), 160)}; moved here later by ${
-        s.moved_by_ref ?? s.moved_by
-      }`,
+      `  as ${oneLine(nameChain(s.earlier_names, s.session.project), 160)}; ${
+        s.copied ? "copied" : "moved"
+      } here later by ${s.moved_by_ref ?? s.moved_by}`,
     );
   }
   if (byLine) return [...lines, ...lineChanges(s, c)];

@@ -317,15 +317,17 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
   // Its history under the names the file had before (trials 97 F1, 100 F1), as the CLI says it.
   if (s.moved_from) {
     out.push(
-      `  moved here from ${oneLineForAgent(nameChain(s.moved_from, s.session.project), 160)}`,
+      `  ${s.copied ? "copied" : "moved"} here from ${
+        oneLineForAgent(nameChain(s.moved_from, s.session.project), 160)
+      }`,
     );
   }
   if (s.earlier_names && s.moved_by) {
     const by = shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by);
     out.push(
-      `  as ${
-        oneLineForAgent(nameChain(s.earlier_names, s.session.project), 160)
-      }; moved here later by ${by}`,
+      `  as ${oneLineForAgent(nameChain(s.earlier_names, s.session.project), 160)}; ${
+        s.copied ? "copied" : "moved"
+      } here later by ${by}`,
     );
   }
   let prev: { before: string | null; after: string | null } | undefined;

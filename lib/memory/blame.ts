@@ -115,6 +115,11 @@ export interface BlameSession {
    */
   moved_from?: string[];
   /**
+   * The file came here through a copy (`cp`) of an earlier name, by this session
+   * (`moved_from`) or by `moved_by` (`earlier_names`): that name's history up to the copy.
+   */
+  copied?: true;
+  /**
    * The names the file had when this session touched it, before a later session moved it
    * here (whole paths, oldest first: ./renames.ts; trial 100 F1), and that session's native
    * id (`moved_by`).
@@ -268,7 +273,11 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
       e.earlier_names = before ?? [earlier.path];
       e.moved_by = earlier.by;
       e.moved_by_harness = earlier.byHarness;
-    } else if (before) e.moved_from = before;
+      if (earlier.copied) e.copied = true;
+    } else if (before) {
+      e.moved_from = before;
+      if (m.copied?.has(e.session.id)) e.copied = true;
+    }
     const moves = movesAfter(store, e.session.id, e.session.project, last);
     for (const [k, later] of moves) {
       if (before?.includes(resolvedIn(k, e.session.project) ?? k)) continue;

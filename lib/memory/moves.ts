@@ -1,6 +1,6 @@
 /**
  * What a shell command did to files it names: removed them (`rm`, `git rm`) or moved them
- * (`mv`, `git mv`). A digest's "Files changed" says so of a file the session wrote and then
+ * (`mv`, `git mv`), or copied them (`cp`: ./renames.ts follows a copy's history back). A digest's "Files changed" says so of a file the session wrote and then
  * removed or moved (trial 46: Crush a4217d5a listed `backend-image-update-automation.yaml
  * (1 write)` that the session then deleted with `rm`).
  *
@@ -31,6 +31,13 @@ export interface FileMoves {
    * then ({@link movesAfter} asks the disk as it is now). Absent when there is none.
    */
   unsure?: Array<[string, string]>;
+  /**
+   * The files a `cp` copied, `to` read as `moved`'s is (`unsure` as above), and `after`, how
+   * many of `moved` came before it in the line: the copy's content is the file `from` had
+   * then, and `from` stays (a file made by `cp src dst` was "no session touched" for blame).
+   * Absent when there is none.
+   */
+  copied?: Array<{ from: string; to: string; after: number; unsure?: true }>;
 }
 
 /** A target the line itself says is a folder: `.`, `..`, or ending in `/`, `/.` or `/..`. */
@@ -154,7 +161,8 @@ export function fileMoves(command: string): FileMoves {
     const git = words[0] === "git";
     const verb = git ? words[1] : words[0];
     const gone = verb === "rm" || (!git && verb === "unlink");
-    if (!gone && verb !== "mv") continue;
+    const copy = !git && verb === "cp";
+    if (!gone && !copy && verb !== "mv") continue;
     const args = words.slice(git ? 2 : 1);
     // `git rm --cached` only untracks: the file stays on disk (trial 97 F3).
     if (gone && git && args.includes("--cached")) continue;
@@ -164,22 +172,28 @@ export function fileMoves(command: string): FileMoves {
     // A removal's `*` and `?` globs are told against the files the session changed.
     const told = move?.into === undefined ? names : [...names, move.into];
     if (told.some((w) => NOT_LITERAL.test(w) && !(gone && STAR_GLOB.test(w)))) continue;
-    if (gone) out.removed.push(...names.map(at));
-    else if (move?.into !== undefined) {
-      for (const from of names) out.moved.push([at(from), at(join(move.into, basename(from)))]);
+    if (gone) {
+      out.removed.push(...names.map(at));
+      continue;
+    }
+    // A copy is read as a move is, its pairs kept apart: its source stays where it was.
+    const after = out.moved.length;
+    const sure = (from: string, to: string) =>
+      copy ? (out.copied ??= []).push({ from, to, after }) : out.moved.push([from, to]);
+    if (move?.into !== undefined) {
+      for (const from of names) sure(at(from), at(join(move.into, basename(from))));
     } else if (names.length === 2) {
       // A target named as a folder keeps the file's name inside it (trial 97 F2: `cd lib && mv
       // ../r6.py .` was "moved later to lib"); a bare word may be either (`mv x.py lib`).
       const [from, to] = names;
       // A name with an extension (`mv b.py c.py`) is read as the file's new name.
-      if (move?.file || /[^.]\.[^./]+$/.test(basename(to))) out.moved.push([at(from), at(to)]);
-      else if (saysFolder(to)) out.moved.push([at(from), at(join(to, basename(from)))]);
+      if (move?.file || /[^.]\.[^./]+$/.test(basename(to))) sure(at(from), at(to));
+      else if (saysFolder(to)) sure(at(from), at(join(to, basename(from))));
+      else if (copy) (out.copied ??= []).push({ from: at(from), to: at(to), after, unsure: true });
       else (out.unsure ??= []).push([at(from), at(to)]);
     } else if (names.length > 2) {
       const to = names.at(-1)!;
-      for (const from of names.slice(0, -1)) {
-        out.moved.push([at(from), at(join(to, basename(from)))]);
-      }
+      for (const from of names.slice(0, -1)) sure(at(from), at(join(to, basename(from))));
     }
   }
   return out;
@@ -287,21 +301,25 @@ export interface MoveCommand {
 }
 
 /**
- * The commands of session `sid` that did not fail and may remove or move files (`rm`, `mv`,
- * `unlink`), and its patches that did not fail and renamed or deleted files, in order: one read
+ * The commands of session `sid` that did not fail and may remove, move or copy files (`rm`,
+ * `mv`, `unlink`, `cp`), and its patches that did not fail and renamed or deleted files, in order: one read
  * of the session's commands for every question asked of them.
  */
 export function moveCommands(store: Store, sid: number): MoveCommand[] {
   const out: MoveCommand[] = [];
   for (const r of Q.moveCommandsInOrder.iterate(store, { session: sid })) {
-    if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+    if (!/\b(?:rm|mv|unlink|cp)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") {
+      continue;
+    }
     out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
   }
   // The person's own `!` commands (trial 106 F2): no exit recorded; one whose output reports
   // a failure (`mv: cannot move …`, the program's own prefix, or an error line) moved nothing.
   for (const r of Q.personMovesInOrder.iterate(store, { session: sid })) {
-    if (!/\b(?:rm|mv|unlink)\b/.test(r.command)) continue;
-    if (/^(?:mv|rm|unlink|git): /m.test(r.output ?? "") || failureLine(r.output) !== null) continue;
+    if (!/\b(?:rm|mv|unlink|cp)\b/.test(r.command)) continue;
+    if (/^(?:mv|rm|unlink|cp|git): /m.test(r.output ?? "") || failureLine(r.output) !== null) {
+      continue;
+    }
     out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
   }
   if (out.some((o, i) => i && out[i - 1].seq > o.seq)) out.sort((a, b) => a.seq - b.seq);
@@ -353,13 +371,24 @@ export function movedWords(m: { moved_to?: string; unsure?: true }): string {
 
 /** {@link FileMoves} with its `unsure` moves told by the disk here ({@link unsureTarget}). */
 export function toldMoves(moves: FileMoves, project: string | null): FileMoves {
-  if (!moves.unsure) return moves;
+  if (!moves.unsure && !moves.copied?.some((c) => c.unsure)) return moves;
   const out: FileMoves = { removed: moves.removed, moved: [...moves.moved] };
-  for (const [from, to] of moves.unsure) {
+  /** The target as the disk tells it, or undefined when nothing is there. */
+  const told = (from: string, to: string) => {
     const abs = resolvedIn(to, project);
     const now = abs === undefined ? undefined : unsureTarget(abs, from);
+    return now === undefined ? undefined : now === abs ? to : join(to, basename(from));
+  };
+  for (const [from, to] of moves.unsure ?? []) {
+    const now = told(from, to);
     if (now === undefined) (out.unsure ??= []).push([from, to]);
-    else out.moved.push([from, now === abs ? to : join(to, basename(from))]);
+    else out.moved.push([from, now]);
+  }
+  if (moves.copied) {
+    out.copied = moves.copied.map((c) => {
+      const now = c.unsure ? told(c.from, c.to) : c.to;
+      return now === undefined ? c : { from: c.from, to: now, after: c.after };
+    });
   }
   return out;
 }

@@ -91,3 +91,22 @@ Deno.test("globNames tells a removal's glob against whole paths, a folder's file
   assertEquals(globNames("/w/a/x.log", "/w/a/xxlog"), false, "a dot is a dot");
   assertEquals(globNames("/w/a", "/w/ab"), false);
 });
+
+Deno.test("fileMoves reads a cp as a copy, apart from the moves, its place in the line kept", () => {
+  assertEquals(fileMoves("mv a.py b.py && cp -p b.py c.py; cp x.md y.md docs/; cp -t lib q.py"), {
+    removed: [],
+    moved: [["a.py", "b.py"]],
+    copied: [
+      { from: "b.py", to: "c.py", after: 1 },
+      { from: "x.md", to: "docs/x.md", after: 1 },
+      { from: "y.md", to: "docs/y.md", after: 1 },
+      { from: "q.py", to: "lib/q.py", after: 1 },
+    ],
+  });
+  // A bare target may be a folder: told by the disk as a move's is; a glob is no copy.
+  assertEquals(fileMoves("cp a.py lib; cp *.py old/"), {
+    removed: [],
+    moved: [],
+    copied: [{ from: "a.py", to: "lib", after: 0, unsure: true }],
+  });
+});

@@ -85,6 +85,13 @@ export interface TouchMatch {
    * it had, whole, oldest first; their touches are among `touches`.
    */
   renamed?: Map<number, string[]>;
+  /** Of `renamed`, the sessions whose file came here through a copy (`cp`), not moves alone. */
+  copied?: Set<number>;
+  /**
+   * Of `renamed`, the seq of the session's move or copy that brought the file here: its
+   * touches of this name before it were of another file (./renames.ts).
+   */
+  cameAt?: Map<number, number>;
   /**
    * Sessions before such a move that touched the file under the name it had then, by row id:
    * that name, whole, and the native id of the session that moved it on (./renames.ts).
@@ -106,6 +113,8 @@ export interface EarlierTouch {
   /** The session that moved it on: native id and harness. */
   by: string;
   byHarness: string;
+  /** That session copied it here (`cp`) rather than moving it. */
+  copied?: true;
 }
 
 /** The file `path` leads to through symlinks; undefined when there is none. */

@@ -75,6 +75,31 @@ export interface EarlierName {
   from: number;
   /** Seq of the move that took it away. */
   until: number;
+  /** The file came from this name to the one asked through a copy (`cp`), not moves alone. */
+  copied?: true;
+}
+
+/**
+ * The moves and copies of a command, whole against `project`, in the line's order (each copy
+ * after the moves its `after` counts).
+ */
+function stepsOf(
+  moves: ReturnType<typeof toldMoves>,
+  project: string | null,
+): Array<{ from?: string; to?: string; copy: boolean }> {
+  const whole = (from: string, to: string, copy: boolean) => ({
+    from: resolvedIn(from, project),
+    to: resolvedIn(to, project),
+    copy,
+  });
+  const out = moves.moved.map(([from, to]) => whole(from, to, false));
+  // Last first, so each copy's place counts the moves before it as the line had them.
+  const copies = (moves.copied ?? []).filter((c) => !c.unsure);
+  for (let i = copies.length - 1; i >= 0; i--) {
+    const c = copies[i];
+    out.splice(Math.min(c.after, out.length), 0, whole(c.from, c.to, true));
+  }
+  return out;
 }
 
 /**
@@ -90,25 +115,32 @@ export function earlierNames(
 ): EarlierName[] {
   const out: EarlierName[] = [];
   let now = target;
+  /** A copy came on the way back from `target`: the names before it are its source's. */
+  let viaCopy = false;
   for (let i = rows.length - 1; i >= 0; i--) {
     const r = rows[i];
     const told = toldMoves(r.moves, project);
-    // Every move of the command, last first: a chain in one command (`mv p q && mv q r`, a
-    // swap through `tmp`) is followed whole (trial 100 F2: blame of r.py said no session
+    // Every move and copy of the command, last first: a chain in one command (`mv p q && mv q
+    // r`, a swap through `tmp`) is followed whole (trial 100 F2: blame of r.py said no session
     // touched it).
-    const pairs = told.moved.map((
-      [from, to],
-    ) => [resolvedIn(from, project), resolvedIn(to, project)]);
+    const pairs = stepsOf(told, project);
     let came = false;
     for (let k = pairs.length - 1; k >= 0; k--) {
-      const [from, to] = pairs[k];
+      const { from, to, copy } = pairs[k];
       if (!from || !to || (now !== to && !now.startsWith(to + "/"))) continue;
       now = from + now.slice(to.length);
       came = true;
+      if (copy) viaCopy = true;
     }
     if (came) {
       out.forEach((n) => n.from === 0 && (n.from = r.seq));
-      out.push({ sessionId: sid, path: now, from: 0, until: r.seq });
+      out.push({
+        sessionId: sid,
+        path: now,
+        from: 0,
+        until: r.seq,
+        ...(viaCopy ? { copied: true as const } : {}),
+      });
       continue;
     }
     // Removed before it came here: the file there earlier was another one, and its name's
@@ -135,6 +167,8 @@ interface NameBefore {
   byHarness: string;
   /** Its row id. */
   bySession: number;
+  /** It copied the file here (`cp`) rather than moving it. */
+  copied?: true;
 }
 
 /** How many moves across sessions a file's history is followed back through. */
@@ -160,25 +194,44 @@ export function withEarlierNames(
   const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) });
   const found: FileTouch[] = [];
   const renamed = new Map<number, string[]>();
+  const copied = new Set<number>();
+  /** Per session that moved or copied a file here, the seq of that move (the last one). */
+  const cameAt = new Map<number, number>();
   const starts: NameBefore[] = [];
   for (const s of sessions) {
     const names = earlierNames(store, s.id, s.project, m.target, reads.commands(s.id));
     found.push(...namesTouches(store, s, names));
     if (!names.length) continue;
     renamed.set(s.id, names.map((n) => n.path));
+    if (names[0].copied) copied.add(s.id);
+    cameAt.set(s.id, names.at(-1)!.until);
     const start = moveStart(store, s, names[0]);
     if (start) starts.push(start);
   }
   const earlier = new Map<number, EarlierTouch>();
   found.push(...touchesBefore(store, starts, m.target, renamed, earlier, reads));
-  const own = m.match === "exact" ? m.touches : [];
+  // The name's touches in a session before it moved or copied another file here were of the
+  // file that was here then, moved away or replaced (a swap `mv a tmp && mv b a && mv tmp b`:
+  // restore of a listed the write of the a that went to b). A patch that renamed a file
+  // recorded its own edit under the new name at the move's seq: that one stays.
+  const own = (m.match === "exact" ? m.touches : []).filter((t) => {
+    const at = cameAt.get(t.sessionId);
+    return at === undefined || t.seq >= at;
+  });
   // Moved here with no touch under its earlier names: the touches of it here say where it came
   // from (trial 94 F12: Crush touched frontend-deployment.yaml only after `mv deployment.yaml
   // frontend-deployment.yaml`, and blame never said so).
   if (!found.length) {
     const here = new Set(own.map((t) => t.sessionId));
     const said = new Map([...renamed].filter(([sid]) => here.has(sid)));
-    return said.size ? { ...m, renamed: said } : m;
+    const dropped = own.length < (m.match === "exact" ? m.touches.length : 0);
+    if (!said.size && !dropped) return m;
+    return {
+      ...m,
+      touches: m.match === "exact" ? own : m.touches,
+      ...(said.size ? { renamed: said, cameAt } : {}),
+      ...(copied.size ? { copied } : {}),
+    };
   }
   // The touches of the file itself, under its name now, stay; of other files of its name, not.
   const ids = new Set(own.map((t) => t.id));
@@ -194,6 +247,8 @@ export function withEarlierNames(
     touches,
     anchors,
     renamed,
+    cameAt,
+    ...(copied.size ? { copied } : {}),
     ...(earlier.size ? { earlier } : {}),
   };
 }
@@ -231,7 +286,14 @@ function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore 
   const at = Q.eventsBetween.all(store, { session: s.id, from: first.until, to: first.until });
   const before = at[0]?.time ?? null;
   if (before === null) return undefined;
-  return { path: first.path, before, by: s.native_id, byHarness: s.harness, bySession: s.id };
+  return {
+    path: first.path,
+    before,
+    by: s.native_id,
+    byHarness: s.harness,
+    bySession: s.id,
+    ...(first.copied ? { copied: true as const } : {}),
+  };
 }
 
 /**
@@ -283,11 +345,22 @@ function touchesBefore(
         );
         if (after.size) continue;
         out.push(...mine, ...moved);
-        earlier.set(s.id, { path: st.path, by: st.by, byHarness: st.byHarness });
+        earlier.set(s.id, {
+          path: st.path,
+          by: st.by,
+          byHarness: st.byHarness,
+          ...(st.copied ? { copied: true as const } : {}),
+        });
         if (names.length) {
           renamed.set(s.id, [...names.map((n) => n.path), st.path]);
           const start = moveStart(store, s, names[0]);
-          if (start) next.push({ ...start, before: Math.min(start.before, st.before) });
+          if (start) {
+            next.push({
+              ...start,
+              before: Math.min(start.before, st.before),
+              ...(st.copied ? { copied: true as const } : {}),
+            });
+          }
         }
       }
     }
@@ -388,12 +461,22 @@ export function withoutMovedAway(
     );
     return anew ? undefined : mv;
   };
-  /** Whether a change of the name came after move `mv`: the file here was made again. */
+  /**
+   * Whether a change of the name came after move `mv`, or a session moved or copied another
+   * file here after it (a swap `mv a tmp && mv b a && mv tmp b` in a later session): the file
+   * here was made again.
+   */
   const made = (mv: MoveAway) =>
     mine.some((t) =>
       !t.failed && t.op !== "read" &&
       (t.sessionId === mv.session ? t.seq > mv.seq : t.time !== null && t.time > mv.time)
-    );
+    ) ||
+    [...m.cameAt ?? []].some(([sid, seq]) => {
+      // One command's swap moves the file away before it brings another here.
+      if (sid === mv.session) return seq >= mv.seq;
+      const time = Q.eventsBetween.all(store, { session: sid, from: seq, to: seq })[0]?.time;
+      return typeof time === "number" && time > mv.time;
+    });
   const away = new Map<number, MoveAway>();
   // Another session's move: a session's own move it says itself ("moved later to").
   const keep = m.touches.filter((t) => {
@@ -416,7 +499,7 @@ export function withoutMovedAway(
     const mv = after(t);
     if (mv && mv.session !== sid && !made(mv)) later.set(sid, mv);
   }
-  if (!away.size && !later.size) return m;
+  if (!away.size && !later.size && keep.length === m.touches.length) return m;
   return {
     ...m,
     touches: keep,

@@ -129,13 +129,14 @@ Deno.test("blame follows a chain of renames made in one command back to the firs
       1,
       [`${P}/p.py`],
     ]);
-    // The swap: b.py is the file written as a.py, its write listed. (The write of the b.py
-    // moved away to a.py is still listed too: the file's own name's touches stay.)
+    // The swap: b.py is the file written as a.py, its write listed; the write of the b.py
+    // that moved away to a.py is that file's, not this one's (a user trial listed both).
     const b = listSpans(ix.store, "b.py", { cwd: P });
-    assertEquals(
-      b.spans.filter((s) => s.path === `${P}/a.py`).map((s) => s.text),
-      ["a = 1\n"],
-    );
+    assertEquals(b.spans.map((s) => [s.path, s.text]), [[`${P}/a.py`, "a = 1\n"]]);
+    const a = blame(ix.store, "a.py", { cwd: P });
+    assertEquals(a.sessions.map((s) => [s.writes, s.moved_from, s.paths]), [
+      [1, [`${P}/b.py`], [`${P}/b.py`]],
+    ]);
   } finally {
     ix.cleanup();
   }
@@ -325,6 +326,115 @@ Deno.test("a move the person made in ! bash mode is followed as an agent's is, a
     // The move that failed moved nothing: other.py's writes are both its own.
     const other = listSpans(ix.store, "other.py", { cwd: dir });
     assertEquals(other.spans.map((s) => s.session.slice(0, 8)).sort(), ["b1b1b1b1", "b3b3b3b3"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// A user trial: S2 swapped two files S1 wrote (`mv a tmp && mv b a && mv tmp b`); restore of a
+// listed S1's write of the a that went to b beside its write of the b that came here.
+Deno.test("a swap in a later session: the name's file is the one that came there", async () => {
+  const ix = await indexSessions([{
+    id: "c1c1c1c1-0000-4000-8000-000000000107",
+    cwd: P,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write a and b" },
+      { write: `${P}/a.py`, content: "a = 1\n" },
+      { write: `${P}/b.py`, content: "b = 1\n" },
+    ],
+  }, {
+    id: "c2c2c2c2-0000-4000-8000-000000000107",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "swap them" },
+      { bash: "mv a.py tmp.py && mv b.py a.py && mv tmp.py b.py", out: "", exit: 0 },
+    ],
+  }]);
+  try {
+    const a = listSpans(ix.store, "a.py", { cwd: P });
+    assertEquals(a.spans.map((s) => [s.path, s.text]), [[`${P}/b.py`, "b = 1\n"]]);
+    const b = blame(ix.store, "b.py", { cwd: P });
+    assertEquals(
+      b.sessions.map((s) => [s.session.native_id.slice(0, 8), s.writes, s.earlier_names]),
+      [["c1c1c1c1", 1, [`${P}/a.py`]]],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// A user trial: a file made by `cp src dst` in a session's command was "no session touched"
+// for `deja blame dst:1`, though deja held the history of src it came from.
+Deno.test("blame and restore follow a copy back to its source's history up to the copy, not after", async () => {
+  const dir = tempDir("deja-copy-");
+  mkdirSync(join(dir, "lib"));
+  writeFileSync(join(dir, "dst.py"), "alpha = 1\nbeta = 2\n");
+  writeFileSync(join(dir, "lib", "src.py"), "alpha = 1\nbeta = 2\n");
+  writeFileSync(join(dir, "own2.py"), "x = 1\n");
+  const ix = await indexSessions([{
+    id: "d1d1d1d1-0000-4000-8000-000000000107",
+    cwd: dir,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write src" },
+      { write: `${dir}/src.py`, content: "alpha = 1\nbeta = 0\n" },
+      { edit: `${dir}/src.py`, old: "beta = 0", new: "beta = 2" },
+    ],
+  }, {
+    id: "d2d2d2d2-0000-4000-8000-000000000107",
+    cwd: dir,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "copy it" },
+      { bash: "cp -p src.py dst.py", out: "", exit: 0 },
+      // The person's own `!` copy into a folder, as moves are followed.
+      { user: "<bash-input>cp src.py lib/</bash-input>" },
+      { user: "<bash-stdout></bash-stdout><bash-stderr></bash-stderr>" },
+      // src's history after the copies is not the copies'.
+      { edit: `${dir}/src.py`, old: "beta = 2", new: "beta = 3" },
+      // A copy in the session that wrote its source.
+      { write: `${dir}/own.py`, content: "x = 1\n" },
+      { bash: "cp own.py own2.py", out: "", exit: 0 },
+      { edit: `${dir}/own.py`, old: "x = 1", new: "x = 9" },
+    ],
+  }]);
+  try {
+    const b = blame(ix.store, "dst.py", { cwd: dir, line: 2 });
+    assertEquals(
+      b.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.line,
+        s.writes,
+        s.edits,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+        s.copied,
+      ]),
+      [["d1d1d1d1", "wrote", 1, 1, [`${dir}/src.py`], "d2d2d2d2", true]],
+    );
+    const r = listSpans(ix.store, "dst.py", { cwd: dir });
+    assertEquals(r.spans.map((s) => [s.session.slice(0, 8), s.op, s.text]), [
+      ["d1d1d1d1", "edit", "beta = 0"],
+      ["d1d1d1d1", "write", "alpha = 1\nbeta = 0\n"],
+    ]);
+    const lib = listSpans(ix.store, "lib/src.py", { cwd: dir });
+    assertEquals(lib.spans.map((s) => s.text), ["beta = 0", "alpha = 1\nbeta = 0\n"]);
+    // The agent's answer says it was copied.
+    const text = blameAnswer(ix.store, "dst.py:2", {}, dir, "/nowhere");
+    assertEquals(/as src\.py; copied here later by d2d2d2d2/.test(text), true, text);
+    // A copy in its own session: its source's spans up to the copy, said as copied.
+    const own = blame(ix.store, "own2.py", { cwd: dir });
+    assertEquals(own.sessions.map((s) => [s.writes, s.edits, s.moved_from, s.copied]), [
+      [1, 0, [`${dir}/own.py`], true],
+    ]);
+    // The source keeps its whole history: a copy took nothing away.
+    const src = blame(ix.store, "src.py", { cwd: dir });
+    assertEquals(
+      src.sessions.map((s) => [s.session.native_id.slice(0, 8), s.edits, s.moved_to]).sort(),
+      [["d1d1d1d1", 1, undefined], ["d2d2d2d2", 1, undefined]],
+    );
   } finally {
     ix.cleanup();
   }

@@ -28,6 +28,8 @@ import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from ".
  */
 const WEEKS = 26;
 const MAX_WEEKS = 104;
+/** Days without a session after which the page says when the newest was. */
+const QUIET_DAYS = 14;
 /** Weeks of the heat map. */
 const HEAT_WEEKS = 53;
 /** Latest command runs read for the failed-commands chart. */
@@ -52,8 +54,9 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const perDay = new Map<string, number>();
   for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
   const latest = Math.max(0, ...rows.map((r) => r.time!));
-  // Charts end today, or at the last session when none is recent.
-  const end = latest && latest < ctx.now - WEEKS * 7 * 86_400_000 ? latest : ctx.now;
+  // Charts end today, with the days since the newest session empty: ending them there when
+  // none was recent drew the last busy week as if it were this one (a user trial).
+  const end = ctx.now;
   const span = lastWeeks(end, MAX_WEEKS);
   const oldest = span.indexOf(weekKey(Math.min(end, ...rows.map((r) => r.time!))));
   const weeks = span.slice(Math.min(oldest < 0 ? 0 : oldest, MAX_WEEKS - WEEKS));
@@ -88,6 +91,12 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
       </div>
     `
   );
+  // Said in words too: nothing charted for a while is no gap in the drawing.
+  const quiet = latest && dayKey(latest) < dayKey(ctx.now - QUIET_DAYS * 86_400_000)
+    ? htm`<p class="sub">No session since ${dayKey(latest)}: the charts run to today, ${
+      dayKey(end)
+    }.</p>`
+    : "";
   const body = htm`
     <h1>Activity</h1>
     <form class="filters" method="get"
@@ -110,7 +119,7 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
         undated === 1 ? "" : "s"
       } not charted (a prompt history: dated only by a file many sessions share).</p>`
       : ""
-  }
+  }${quiet}
     <h2>Sessions per day${range(heatWeeks[0])}</h2>${heatMap(perDay, end, HEAT_WEEKS)}
     <h2>Sessions per harness, week by week${range(weeks[0])}</h2>${
     stackedBars(

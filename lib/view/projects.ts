@@ -199,9 +199,13 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
       b.removed ? " · removed later" : b.moved_to ? ` · moved later to ${b.moved_to}` : ""}${
       // Its history under earlier names (trials 97 F1, 100 F1).
       b.moved_from
-        ? ` · moved here from ${nameChain(b.moved_from, b.session.project)}`
+        ? ` · ${b.copied ? "copied" : "moved"} here from ${
+          nameChain(b.moved_from, b.session.project)
+        }`
         : b.earlier_names
-        ? ` · as ${nameChain(b.earlier_names, b.session.project)}, moved here later`
+        ? ` · as ${nameChain(b.earlier_names, b.session.project)}, ${
+          b.copied ? "copied" : "moved"
+        } here later`
         : ""}${
       named && !b.changes.length
         ? htm` · <span class="path">${b.paths.map((p) => shortPath(ctx, p)).join(", ")}</span>`
