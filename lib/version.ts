@@ -159,6 +159,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   grok: 1,
   antigravity: 1,
   auggie: 1, // trial 94 F2, F3: see codex 7
+  goose: 1, // session 46: a session with no message is counted not_session ('no messages')
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
