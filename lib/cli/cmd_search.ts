@@ -18,7 +18,7 @@ import { search, type SearchOptions, type SearchResult, WIDER } from "../search.
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
-import { windowDays } from "./last_window.ts";
+import { sinceReadAs, windowDays } from "./last_window.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { unreadForms } from "../search/ladder.ts";
 import { TermStats } from "../search/expand.ts";
@@ -498,7 +498,7 @@ export function searchFound(d: SearchData): boolean {
  * Sat 2026-12-05; sessions before it left out`.
  */
 export function sinceLine(typed: string, from: number, now = Date.now()): string {
-  return `--since ${typed.trim()}: ${
+  return `--since ${typed.trim()}${sinceReadAs(typed, now)}: ${
     windowDays({ from, to: now + 1, words: typed }, now)
   }; sessions before it left out`;
 }
@@ -918,6 +918,7 @@ function jsonOf(
         from: isoTime(res.time.from),
         to: isoTime(res.time.to),
         words: res.time.words,
+        ...(res.time.typed ? { typed: res.time.typed } : {}),
         inside: insideWindow(res),
       }
       : null,
