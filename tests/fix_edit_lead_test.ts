@@ -1,5 +1,5 @@
 /**
- * `deja fix` where the fix is an edit (trial 107): the failing check run again in other words
+ * `deja fix` where the fix is an edit (trial 106): the failing check run again in other words
  * (`python -m pytest` for `pytest`) is its re-run (F3); another command that passed after the
  * edit is no check of it, and the edit stays the lead (F4); the edit is said with enough of
  * its line to be understood (F6). Text and `--json` agree.

@@ -182,7 +182,7 @@ function editJson(e: FixEdit): Record<string, unknown> {
 /**
  * The lead of a fix that is a change made before the failing command ran again (trial 105 F4):
  * each change (two at most, the rest counted), then the re-run that showed it worked; or, when
- * another command ran next (trial 107 F4), that command, said to show nothing of the change.
+ * another command ran next (trial 106 F4), that command, said to show nothing of the change.
  */
 function editLead(
   f: FixData["fixes"][number],
@@ -251,7 +251,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
         : []),
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}${
-          // The record of another command that ran next says nothing of the change (trial 107 F4).
+          // The record of another command that ran next says nothing of the change (trial 106 F4).
           f.ranNext !== undefined ? "" : `, ${lead ? "re-run " : ""}${fixRecord(f)}`}, last ${
           fmtSessionTime(f.last, f)
         }${

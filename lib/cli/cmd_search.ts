@@ -493,7 +493,7 @@ export function searchFound(d: SearchData): boolean {
 
 /** The `--json` document (docs/json-output.md, `search`). */
 /**
- * The window `--since` gave, as the text says it (trial 107 F8: `deja --since yesterday redis`
+ * The window `--since` gave, as the text says it (trial 106 F8: `deja --since yesterday redis`
  * said nothing of it, where `deja redis yesterday` named its window): `--since yesterday: since
  * Sat 2026-12-05; sessions before it left out`.
  */
@@ -520,7 +520,7 @@ export function searchJson(
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
     undated: d.undated,
-    // trial 107 F8: the window `--since` gave (the text's `--since …:` line).
+    // trial 106 F8: the window `--since` gave (the text's `--since …:` line).
     since: args.since !== undefined && args.sinceText !== undefined
       ? { words: args.sinceText, from: new Date(args.since).toISOString() }
       : null,
@@ -704,7 +704,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
     : "";
   const note = narration(d.result);
-  // trial 107 F8: the window `--since` gave is said, as time words typed in the query are.
+  // trial 106 F8: the window `--since` gave is said, as time words typed in the query are.
   const sinceSaid = args.since !== undefined && args.sinceText !== undefined
     ? `${sinceLine(args.sinceText, args.since)}\n`
     : "";

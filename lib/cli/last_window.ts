@@ -22,7 +22,7 @@ export function lastWindow(
   now = Date.now(),
 ): { hint: TimeHint; phrase: string; n?: number } | undefined {
   if (!words.length) return undefined;
-  // A typo of a time word (`weeek`, `yesterdya`) read as that word, and said (trial 107 F7:
+  // A typo of a time word (`weeek`, `yesterdya`) read as that word, and said (trial 106 F7:
   // `deja last weeek` was the calendar's week, `deja last week` the past 7 days).
   const fixed = timeTypos(words.join(" "));
   if (fixed.typos.length) {
@@ -68,7 +68,7 @@ export function lastWindow(
   if (counted) return { ...counted, n };
   const whole = read(words) ?? sinceWindow(words, now);
   if (whole || words.length < 2) return whole;
-  // The count after the window (`week 5`, `yesterday 3`; trial 107 F7: refused), where the
+  // The count after the window (`week 5`, `yesterday 3`; trial 106 F7: refused), where the
   // words together name none (`march 5` is a day).
   // (Never after a month: `feb 30` is a day no calendar holds, not February's 30 sessions.)
   const after = MONTH.test(words[words.length - 2])
@@ -146,14 +146,14 @@ export function windowLine(w: TimeHint, now: number): string {
   return `${w.words.trim()}${typedAs(w)}: ${windowDays(w, now)}`;
 }
 
-/** ` (read from 'yesterdya')` for a window named with a typo of a time word (trial 107 F7). */
+/** ` (read from 'yesterdya')` for a window named with a typo of a time word (trial 106 F7). */
 export function typedAs(w: Pick<TimeHint, "typed">): string {
   return w.typed ? ` (read from '${w.typed.trim()}')` : "";
 }
 
 /**
  * How `--since`'s words were read when they held a typo of a time word (` (read as
- * 'yesterday')`), else "" (trial 107 F7).
+ * 'yesterday')`), else "" (trial 106 F7).
  */
 export function sinceReadAs(typed: string, now = Date.now()): string {
   const h = timeHint(typed, now).hint ?? timeHint(`on ${typed}`, now).hint;

@@ -365,7 +365,7 @@ export function fixNote(
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
       }${f.ranNext !== undefined ? "" : ", then run "}`
       : "";
-    // trial 107 F4: another command that ran after the change is no check of it: said after.
+    // trial 106 F4: another command that ran after the change is no check of it: said after.
     const line = (width: number) =>
       `- ${
         f.ranNext !== undefined && edited

@@ -250,7 +250,7 @@ Deno.test("the fix note offers a fix from a session holding the error's file whe
     const note = fixNote(ix.store, err(148), current, new Set(), 2000);
     assertStringIncludes(
       note?.text ?? "",
-      // The edit leads; the test run after it is another command, no check of it (trial 107 F4).
+      // The edit leads; the test run after it is another command, no check of it (trial 106 F4).
       '- edit WinSetup.psm1 ("x $Name: $_" → "x ${Name}: $_") (1 session; then ran ' +
         "`pwsh -Command Invoke-Pester`, no re-run",
     );

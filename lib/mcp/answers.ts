@@ -401,7 +401,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     (es.length > 2 ? `; ${es.length - 2} more changes` : "");
   const blocks = r.fixes.map((x, i) => {
     if (x.rerun !== undefined || x.ranNext !== undefined) {
-      // trial 107 F4: another command that ran after the change checked nothing of it.
+      // trial 106 F4: another command that ran after the change checked nothing of it.
       const lines = [
         `${i + 1}. ${changes(x.edits ?? [])}; ${
           x.rerun !== undefined

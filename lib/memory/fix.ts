@@ -501,7 +501,7 @@ export function adapt(
  * A candidate that is the failing command run again after files changed ({@link
  * FixCandidate.rerun}) told as the change, the newest example's: `edit <path>` with its
  * {@link FixCandidate.edits}, the re-run kept in `rerun` (trial 105 F4); one that is another
- * command run after files changed, the same, that command kept in `ranNext` (trial 107 F4).
+ * command run after files changed, the same, that command kept in `ranNext` (trial 106 F4).
  * Others as they are.
  */
 function asEdit(c: FixCandidate): FixCandidate {
@@ -765,7 +765,7 @@ export function findFixes(
     // the re-run the check (made the lead below, {@link asEdit}); one grouped apart from a bare
     // re-run, which fixed nothing it did.
     const byEdit = retry && failedAct.kind === "command" && edits.length > 0;
-    // trial 107 F4: files changed, then another command passed: the change is still what fixed
+    // trial 106 F4: files changed, then another command passed: the change is still what fixed
     // it, that command only what ran next (it checked nothing of the change).
     const editFirst = !retry && failedAct.kind === "command" && next.kind === "command" &&
       edits.length > 0;

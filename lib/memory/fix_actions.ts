@@ -86,7 +86,7 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
  * What runs a program for a project without naming it first: `python -m X`, `npx X`,
- * `./node_modules/.bin/X`, `uv run X`, `poetry run X` and their kin run `X` (trial 107 F3:
+ * `./node_modules/.bin/X`, `uv run X`, `poetry run X` and their kin run `X` (trial 106 F3:
  * `python -m pytest tests/test_x.py` after a failed `pytest tests/test_x.py` was no re-run).
  */
 const LAUNCHER =

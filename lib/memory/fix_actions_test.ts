@@ -447,7 +447,7 @@ Deno.test("a short word of the error is no name a next step can be about", async
   }
 });
 
-Deno.test("runForm reads a launcher's program as the program itself (trial 107 F3)", async () => {
+Deno.test("runForm reads a launcher's program as the program itself (trial 106 F3)", async () => {
   const { runForm, sameRun } = await import("./fix_actions.ts");
   assertEquals(runForm("python3 -m pytest  tests/test_x.py"), "pytest tests/test_x.py");
   for (

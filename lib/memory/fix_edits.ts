@@ -68,7 +68,7 @@ export const CHANGE_LINE_MAX = 60;
 /**
  * What a change replaced and put in its place, to be understood on its own: the lines that
  * differ, whole, when each side is at most {@link CHANGE_LINE_MAX} characters on one line
- * (`y = 1` -> `y = 2`, not `1` -> `2`: trial 107 F6); else the words that differ with as many
+ * (`y = 1` -> `y = 2`, not `1` -> `2`: trial 106 F6); else the words that differ with as many
  * words either side as fit in that width, a cut marked `…`, the same words on both sides.
  *
  * @example changedText("a\ny = 1\nb", "a\ny = 2\nb") // ["y = 1", "y = 2"]
