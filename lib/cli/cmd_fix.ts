@@ -138,7 +138,9 @@ export function fixJson(d: FixData): Record<string, unknown> {
       command: f.command,
       action: f.action,
       path: f.path,
-      ...(f.rerun !== undefined ? { rerun: f.rerun, edits: (f.edits ?? []).map(editJson) } : {}),
+      ...(f.rerun !== undefined ? { rerun: f.rerun } : {}),
+      ...(f.ranNext !== undefined ? { ran_next: f.ranNext } : {}),
+      ...(f.edits !== undefined ? { edits: f.edits.map(editJson) } : {}),
       sessions: f.sessions,
       succeeded: f.succeeded,
       unknown: f.unknown,
@@ -179,7 +181,8 @@ function editJson(e: FixEdit): Record<string, unknown> {
 
 /**
  * The lead of a fix that is a change made before the failing command ran again (trial 105 F4):
- * each change (two at most, the rest counted), then the re-run that showed it worked.
+ * each change (two at most, the rest counted), then the re-run that showed it worked; or, when
+ * another command ran next (trial 106 F4), that command, said to show nothing of the change.
  */
 function editLead(
   f: FixData["fixes"][number],
@@ -189,7 +192,14 @@ function editLead(
   const edits = f.edits ?? [];
   const out = edits.slice(0, 2).map((e) => `  ${c.bold(editLine(e, home))}`);
   if (edits.length > 2) out.push(c.dim(`  and ${edits.length - 2} more changes`));
-  out.push(`  then run again: ${c.bold(oneLine(commandOneLine(f.rerun ?? ""), 140))}`);
+  if (f.rerun !== undefined) {
+    out.push(`  then run again: ${c.bold(oneLine(commandOneLine(f.rerun), 140))}`);
+  } else {
+    out.push(c.dim(
+      `    then ran ${oneLine(commandOneLine(f.ranNext ?? ""), 100)}: another command, no ` +
+        "re-run of what failed",
+    ));
+  }
   return out;
 }
 
@@ -215,7 +225,9 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   }
   const out = [d.message];
   for (const f of d.fixes) {
-    const lead = f.rerun !== undefined ? editLead(f, c, io.env.home) : null;
+    const lead = f.rerun !== undefined || f.ranNext !== undefined
+      ? editLead(f, c, io.env.home)
+      : null;
     out.push(
       "",
       ...(lead ?? []),
@@ -238,9 +250,11 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
         ? [c.dim(`    it ran for ${f.otherNames.map((n) => `'${oneLine(n, 60)}'`).join(", ")}`)]
         : []),
       c.dim(
-        `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${lead ? "re-run " : ""}${
-          fixRecord(f)
-        }, last ${fmtSessionTime(f.last, f)}${
+        `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}${
+          // The record of another command that ran next says nothing of the change (trial 106 F4).
+          f.ranNext !== undefined ? "" : `, ${lead ? "re-run " : ""}${fixRecord(f)}`}, last ${
+          fmtSessionTime(f.last, f)
+        }${
           lead
             ? ""
             : f.retry

@@ -354,7 +354,7 @@ Deno.test("trial 105 F4: a fix that is an edit before a re-run leads with the ed
     assertEquals(await fixCmd.run({ values: {}, positionals: [err] }, pipe.io), 0);
     assertStringIncludes(
       pipe.out(),
-      "\n  edit /w/k8s/deploy.yaml: apps/v1beta1 → apps/v1\n" +
+      "\n  edit /w/k8s/deploy.yaml: apiVersion: apps/v1beta1 → apiVersion: apps/v1\n" +
         "  then run again: kubectl apply -f deploy.yaml\n" +
         "    1 session, re-run 1/1 no error seen (exit unknown), last ",
     );
@@ -373,7 +373,12 @@ Deno.test("trial 105 F4: a fix that is an edit before a re-run leads with the ed
         true,
       ],
     );
-    const change = { path: "/w/k8s/deploy.yaml", op: "edit", old: "apps/v1beta1", new: "apps/v1" };
+    const change = {
+      path: "/w/k8s/deploy.yaml",
+      op: "edit",
+      old: "apiVersion: apps/v1beta1",
+      new: "apiVersion: apps/v1",
+    };
     assertEquals(f.edits, [change]);
     assertEquals(f.examples[0].edits, [change]);
     assertEquals(f.examples[0].edited, ["/w/k8s/deploy.yaml"]);
@@ -381,7 +386,7 @@ Deno.test("trial 105 F4: a fix that is an edit before a re-run leads with the ed
     const agent = fixAnswer(ix.store, err, {});
     assertStringIncludes(
       agent,
-      "1. edit /w/k8s/deploy.yaml: apps/v1beta1 → apps/v1; then run the failing command again: " +
+      "1. edit /w/k8s/deploy.yaml: apiVersion: apps/v1beta1 → apiVersion: apps/v1; then run the failing command again: " +
         "kubectl apply -f deploy.yaml\n   1 session, re-run 1/1 no error seen",
     );
   } finally {

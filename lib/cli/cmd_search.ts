@@ -18,6 +18,7 @@ import { search, type SearchOptions, type SearchResult, WIDER } from "../search.
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
+import { sinceReadAs, windowDays } from "./last_window.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { unreadForms } from "../search/ladder.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
@@ -494,9 +495,20 @@ export function searchFound(d: SearchData): boolean {
 }
 
 /** The `--json` document (docs/json-output.md, `search`). */
+/**
+ * The window `--since` gave, as the text says it (trial 106 F8: `deja --since yesterday redis`
+ * said nothing of it, where `deja redis yesterday` named its window): `--since yesterday: since
+ * Sat 2026-12-05; sessions before it left out`.
+ */
+export function sinceLine(typed: string, from: number, now = Date.now()): string {
+  return `--since ${typed.trim()}${sinceReadAs(typed, now)}: ${
+    windowDays({ from, to: now + 1, words: typed }, now)
+  }; sessions before it left out`;
+}
+
 export function searchJson(
   d: SearchData,
-  args: Pick<SearchArgs, "query" | "regex">,
+  args: Pick<SearchArgs, "query" | "regex"> & Partial<Pick<SearchArgs, "since" | "sinceText">>,
 ): Record<string, unknown> {
   const f = d.filtered;
   const base = jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s));
@@ -511,6 +523,10 @@ export function searchJson(
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
     undated: d.undated,
+    // trial 106 F8: the window `--since` gave (the text's `--since …:` line).
+    since: args.since !== undefined && args.sinceText !== undefined
+      ? { words: args.sinceText, from: new Date(args.since).toISOString() }
+      : null,
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
     words_apart: d.apart ?? [],
@@ -696,6 +712,10 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
     : "";
   const note = narration(d.result);
+  // trial 106 F8: the window `--since` gave is said, as time words typed in the query are.
+  const sinceSaid = args.since !== undefined && args.sinceText !== undefined
+    ? `${sinceLine(args.sinceText, args.since)}\n`
+    : "";
   const common = args.regex ? [] : commonWordsOnly(args.query);
   if (common.length) {
     // How many hold them, as found: `hi` is a common word held by 8 sessions of 78.
@@ -734,7 +754,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
               : ""
           }\n`,
         )
-        : head) + cutText,
+        : head) + cutText + sinceSaid,
     );
     if (note) io.err(`${note}\n`);
     const left = droppedNote(d.result);
@@ -746,6 +766,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   // Every word held exactly, but only by hidden sessions: said before the look-alikes.
   const hiddenExact = d.result.nothingMatched && d.result.hidden > 0;
   if (hiddenExact) io.err(hiddenExactText(args.query, d.result.hidden));
+  if (sinceSaid) io.err(colors(io).dim(sinceSaid));
   if (note) io.err(`${colors(io).dim(note)}\n`);
   // trial 101 F12: `zzqqxx_no_such_word` listed sessions, "2 hits" each, for holding `no`: the
   // nearest by relevance, said to be ranked on the query's words some session holds.
@@ -905,6 +926,7 @@ function jsonOf(
         from: isoTime(res.time.from),
         to: isoTime(res.time.to),
         words: res.time.words,
+        ...(res.time.typed ? { typed: res.time.typed } : {}),
         inside: insideWindow(res),
       }
       : null,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TimeHint } from "../search/timewords.ts";
+import { type TimeHint, timeHint, timeTypos } from "../search/timewords.ts";
 import { localTime } from "../memory/text.ts";
 import { parseSince, SPAN, timeOnly } from "../query.ts";
 import { wholeNumber } from "./common.ts";
@@ -22,6 +22,15 @@ export function lastWindow(
   now = Date.now(),
 ): { hint: TimeHint; phrase: string; n?: number } | undefined {
   if (!words.length) return undefined;
+  // A typo of a time word (`weeek`, `yesterdya`) read as that word, and said (trial 106 F7:
+  // `deja last weeek` was the calendar's week, `deja last week` the past 7 days).
+  const fixed = timeTypos(words.join(" "));
+  if (fixed.typos.length) {
+    const w = lastWindow(fixed.text.split(/\s+/).filter(Boolean), now);
+    // (A count of sessions is no part of the window's words.)
+    const typed = words.filter((x) => w?.n === undefined || !/^\d+$/.test(x)).join(" ");
+    return w && { ...w, hint: { ...w.hint, typed } };
+  }
   const past = pastUnit(words, now);
   if (past) return past;
   const read = (ws: readonly string[]) => {
@@ -57,7 +66,16 @@ export function lastWindow(
   const n = words.length > 1 ? wholeNumber(words[0]) : undefined;
   const counted = n !== undefined ? read(words.slice(1)) : undefined;
   if (counted) return { ...counted, n };
-  return read(words) ?? sinceWindow(words, now);
+  const whole = read(words) ?? sinceWindow(words, now);
+  if (whole || words.length < 2) return whole;
+  // The count after the window (`week 5`, `yesterday 3`; trial 106 F7: refused), where the
+  // words together name none (`march 5` is a day).
+  // (Never after a month: `feb 30` is a day no calendar holds, not February's 30 sessions.)
+  const after = MONTH.test(words[words.length - 2])
+    ? undefined
+    : wholeNumber(words[words.length - 1]);
+  const before = after === undefined ? undefined : lastWindow(words.slice(0, -1), now);
+  return before && before.n === undefined ? { ...before, n: after } : undefined;
 }
 
 /**
@@ -125,7 +143,21 @@ const MONTH =
  * 2026-11-29`, `past week: since Fri 2026-11-27` (local dates; `to` is exclusive).
  */
 export function windowLine(w: TimeHint, now: number): string {
-  return `${w.words.trim()}: ${windowDays(w, now)}`;
+  return `${w.words.trim()}${typedAs(w)}: ${windowDays(w, now)}`;
+}
+
+/** ` (read from 'yesterdya')` for a window named with a typo of a time word (trial 106 F7). */
+export function typedAs(w: Pick<TimeHint, "typed">): string {
+  return w.typed ? ` (read from '${w.typed.trim()}')` : "";
+}
+
+/**
+ * How `--since`'s words were read when they held a typo of a time word (` (read as
+ * 'yesterday')`), else "" (trial 106 F7).
+ */
+export function sinceReadAs(typed: string, now = Date.now()): string {
+  const h = timeHint(typed, now).hint ?? timeHint(`on ${typed}`, now).hint;
+  return h?.typed ? ` (read as '${h.words.replace(/^on\s+/i, "").trim()}')` : "";
 }
 
 /**

@@ -197,6 +197,8 @@ function narrated(res: SearchResult): string {
   // trial 60: "ranked higher" read as above every session outside, which it is not).
   const time = res.time
     ? ` (time "${res.time.words}"${
+      // A typo of a time word read as it (trial 106 F7): said how.
+      res.time.typed ? `, read from "${res.time.typed}"` : ""}${
       whichYear(res.time)
     }: sessions in it count ${INSIDE}× in the ranking${outside(res)})`
     : "";

@@ -363,12 +363,19 @@ export function fixNote(
     const edited = ex?.edited.length
       ? `edit ${ex.edited.slice(0, 2).map(lastSegment).join(", ")}${change ? ` (${change})` : ""}${
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
-      }, then run `
+      }${f.ranNext !== undefined ? "" : ", then run "}`
       : "";
+    // trial 106 F4: another command that ran after the change is no check of it: said after.
     const line = (width: number) =>
-      `- ${edited}\`${oneLine(commandOneLine(f.rerun ?? f.command), width)}\` (${
-        plural(f.sessions, "session")
-      }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${
+      `- ${
+        f.ranNext !== undefined && edited
+          ? `${edited} (${plural(f.sessions, "session")}; then ran \`${
+            oneLine(commandOneLine(f.ranNext), Math.min(60, width))
+          }\`, no re-run`
+          : `${edited}\`${oneLine(commandOneLine(f.rerun ?? f.command), width)}\` (${
+            plural(f.sessions, "session")
+          }, ${fixRecord(f)}`
+      }${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${
         ex ? `; after \`${oneLine(normalCommand(ex.failed), Math.min(80, width))}\` failed` : ""
       }${other ? `; in another project, ${oneLine(other, Math.min(80, width))}` : ""})`;
     // Long commands are cut shorter rather than the line left out (a caveat in full, trial 48).

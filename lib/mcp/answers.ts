@@ -402,14 +402,19 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     es.slice(0, 2).map(change).join("; ") +
     (es.length > 2 ? `; ${es.length - 2} more changes` : "");
   const blocks = r.fixes.map((x, i) => {
-    if (x.rerun !== undefined) {
+    if (x.rerun !== undefined || x.ranNext !== undefined) {
+      // trial 106 F4: another command that ran after the change checked nothing of it.
       const lines = [
-        `${i + 1}. ${changes(x.edits ?? [])}; then run the failing command again: ${
-          oneLineForAgent(commandOneLine(x.rerun), 300)
+        `${i + 1}. ${changes(x.edits ?? [])}; ${
+          x.rerun !== undefined
+            ? `then run the failing command again: ${oneLineForAgent(commandOneLine(x.rerun), 300)}`
+            : `then ran ${
+              oneLineForAgent(commandOneLine(x.ranNext ?? ""), 200)
+            }, another command, no re-run of what failed`
         }`,
-        `   ${plural(x.sessions, "session")}, re-run ${fixRecord(x)}, last ${
-          sessionTime(x.last, x, 10)
-        }${x.checked ? "" : `, ${NOT_CHECKED}`}`,
+        `   ${plural(x.sessions, "session")}${
+          x.rerun !== undefined ? `, re-run ${fixRecord(x)}` : ""
+        }, last ${sessionTime(x.last, x, 10)}${x.checked ? "" : `, ${NOT_CHECKED}`}`,
       ];
       for (const e of x.examples) {
         const own = JSON.stringify(e.edits) === JSON.stringify(x.edits)

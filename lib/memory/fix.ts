@@ -57,7 +57,14 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { aboutFailure, type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
+import {
+  aboutFailure,
+  type Action,
+  actionsOf,
+  followed,
+  inputChange,
+  sameRun,
+} from "./fix_actions.ts";
 import { editsBetween, type FixEdit } from "./fix_edits.ts";
 import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
@@ -113,7 +120,15 @@ export interface FixCandidate {
    * the fix, the edit only a sub-line; an agent taking it ran the failing command again.
    */
   rerun?: string;
-  /** With {@link rerun}: the changes before it in the newest example (fix_edits.ts). */
+  /**
+   * Another command that ran after files changed, when the change is the fix and that command
+   * no re-run of what failed: the fix is the change ({@link edits}, `action` `edit` or
+   * `write`), and this only what ran next, which showed nothing of it. Its runs are what
+   * {@link succeeded} and {@link unknown} count. Absent otherwise. Trial 107 F4: `npm run lint`
+   * after an edit was offered as the fix of a failing test.
+   */
+  ranNext?: string;
+  /** With {@link rerun} or {@link ranNext}: the changes before it in the newest example (fix_edits.ts). */
   edits?: FixEdit[];
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
@@ -485,10 +500,12 @@ export function adapt(
 /**
  * A candidate that is the failing command run again after files changed ({@link
  * FixCandidate.rerun}) told as the change, the newest example's: `edit <path>` with its
- * {@link FixCandidate.edits}, the re-run kept in `rerun` (trial 105 F4). Others as they are.
+ * {@link FixCandidate.edits}, the re-run kept in `rerun` (trial 105 F4); one that is another
+ * command run after files changed, the same, that command kept in `ranNext` (trial 106 F4).
+ * Others as they are.
  */
 function asEdit(c: FixCandidate): FixCandidate {
-  if (c.rerun === undefined) return c;
+  if (c.rerun === undefined && c.ranNext === undefined) return c;
   const ex = [...c.examples].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
   const first = ex?.edits[0];
   if (!first) return c;
@@ -497,7 +514,7 @@ function asEdit(c: FixCandidate): FixCandidate {
     command: `${first.op} ${first.path}`,
     action: first.op,
     path: first.path,
-    rerun: c.command,
+    ...(c.rerun !== undefined ? { rerun: c.command } : { ranNext: c.command }),
     edits: ex.edits,
   };
 }
@@ -510,7 +527,10 @@ function asEdit(c: FixCandidate): FixCandidate {
  */
 function mergeShown(list: FixCandidate[]): FixCandidate[] {
   const by = new Map<string, FixCandidate>();
-  const shown = (c: FixCandidate) => norm(c.adapted?.command ?? c.command);
+  // (A change another command followed apart from the same change a re-run checked: their
+  // counts are of different runs.)
+  const shown = (c: FixCandidate) =>
+    (c.ranNext !== undefined ? "next\0" : "") + norm(c.adapted?.command ?? c.command);
   for (const c of [...list].sort((a, b) => Number(!!a.adapted) - Number(!!b.adapted))) {
     const into = by.get(shown(c));
     if (!into) {
@@ -735,14 +755,21 @@ export function findFixes(
     const change = next.kind !== "command" && key === norm(failedAct.text)
       ? inputChange(failedAct, next) || null
       : null;
-    const retry = key === norm(failedAct.text) && !change;
+    // The failing check run again, spelt alike or not (`python -m pytest` for `pytest`).
+    const retry = (next.kind === "command" && failedAct.kind === "command"
+      ? sameRun(next.text, failedAct.text)
+      : key === norm(failedAct.text)) && !change;
     const fileRows = Q.filesInOrder.all(store, { session: sid });
     const edits = editsBetween(fileRows, last.seq, next.seq);
     // trial 105 F4: the failing command run again after files changed: the change is the fix,
     // the re-run the check (made the lead below, {@link asEdit}); one grouped apart from a bare
     // re-run, which fixed nothing it did.
     const byEdit = retry && failedAct.kind === "command" && edits.length > 0;
-    const slot = byEdit ? `edit\0${key}` : key;
+    // trial 106 F4: files changed, then another command passed: the change is still what fixed
+    // it, that command only what ran next (it checked nothing of the change).
+    const editFirst = !retry && failedAct.kind === "command" && next.kind === "command" &&
+      edits.length > 0;
+    const slot = byEdit ? `edit\0${key}` : editFirst ? `next\0${key}` : key;
     const c = found.get(slot) ?? {
       // One line as its words (spacing folded, as runs are grouped); several as recorded, to paste.
       command: next.text.trim().includes("\n") ? next.text : key,
@@ -753,7 +780,7 @@ export function findFixes(
       unknown: 0,
       gone: 0,
       retry,
-      ...(byEdit ? { rerun: key } : {}),
+      ...(byEdit ? { rerun: key } : editFirst ? { ranNext: key } : {}),
       ...(change ? { changed: change } : {}),
       checked: false,
       last: null,
@@ -764,10 +791,15 @@ export function findFixes(
     };
     c.sessions++;
     c.checked ||= after.checked;
-    if (specificIn.has(sid)) c.specific = true;
-    else {
-      if (names.some((n) => list.some((h) => holdsName(h.text, n)))) c.partly = true;
-      if (!byEdit) c.adapted ??= adapt(c.command, last.quoted, mine);
+    if (specificIn.has(sid)) {
+      c.specific = true;
+    } else {
+      if (
+        names.some((n) =>
+          list.some((h) => holdsName(h.text, n))
+        )
+      ) c.partly = true;
+      if (!byEdit && !editFirst) c.adapted ??= adapt(c.command, last.quoted, mine);
       // The names the error it followed quoted, where they are not the pasted error's (trial
       // 15: `pip install opencv-python`, the fix of `'cv2'`, listed for `'sklearn'` unlabelled).
       const other = last.quoted.map((q) => q.raw).filter((r) => !mine.some((m) => m.raw === r));

@@ -85,6 +85,32 @@ export function actionsOf(store: Store, sid: number): Action[] {
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
+ * What runs a program for a project without naming it first: `python -m X`, `npx X`,
+ * `./node_modules/.bin/X`, `uv run X`, `poetry run X` and their kin run `X` (trial 106 F3:
+ * `python -m pytest tests/test_x.py` after a failed `pytest tests/test_x.py` was no re-run).
+ */
+const LAUNCHER =
+  /^(?:python[\d.]*\s+-m|py\s+-m|npx|bunx|pnpx|(?:pnpm|yarn|bun|npm)\s+exec(?:\s+--)?|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run|bundle\s+exec)\s+(?=[^-\s])|^(?:\.\/)?node_modules\/\.bin\//;
+
+/**
+ * A command as the program it runs is called bare, white space collapsed: a launcher before it
+ * ({@link LAUNCHER}) left out, as is a leading `cd <dir> &&`. Two commands of the same form run
+ * the same check.
+ *
+ * @example runForm("python3 -m pytest  tests/x.py") // "pytest tests/x.py"
+ */
+export function runForm(command: string): string {
+  let t = norm(command).replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, "");
+  for (let before = ""; before !== t;) [before, t] = [t, t.replace(LAUNCHER, "")];
+  return t;
+}
+
+/** True when commands `a` and `b` run the same check, spelt alike or not ({@link runForm}). */
+export function sameRun(a: string, b: string): boolean {
+  return norm(a) === norm(b) || runForm(a) === runForm(b);
+}
+
+/**
  * What `again`, a file action of the same kind and path as `failed`, was called with
  * differently (`limit: 20`): each input field whose value differs or is new, and
  * `without <field>` for one it left out; "" when the inputs are the same, null when either
@@ -150,7 +176,7 @@ export function followed(
   // offered as the fix).
   const related = (a: Action) =>
     failed.kind === "command"
-      ? a.kind === "command" && (norm(a.text) === norm(failed.text) || sameAttempt(a, failed))
+      ? a.kind === "command" && (sameRun(a.text, failed.text) || sameAttempt(a, failed))
       : a.kind === failed.kind && a.path === failed.path;
   // A command that only looks around (`ls -la`, `cat x`, `git status`) fixes nothing: after a
   // failed command it is passed over (trial 18b: `fix` offered `ls -la …` as the fix).
@@ -167,12 +193,12 @@ export function followed(
   const later = actions.filter((a) =>
     a.seq > at && (a.seq < asked || ABLATE_FIX.askedAfter || related(a)) &&
     (failed.kind !== "command" ||
-      (a.kind === "command" && (!looksOnly(a.text) || norm(a.text) === norm(failed.text)))) &&
+      (a.kind === "command" && (!looksOnly(a.text) || sameRun(a.text, failed.text)))) &&
     (ABLATE_FIX.otherFiles || (failed.kind !== "edit" && failed.kind !== "write") || aboutIt(a))
   );
   if (!later.length) return null;
   const same = (a: Action) =>
-    failed.kind === "command" ? norm(a.text) === norm(failed.text) : a.kind === failed.kind;
+    failed.kind === "command" ? sameRun(a.text, failed.text) : a.kind === failed.kind;
   const first = later[0];
   const rerun = first.failed ? later.find((a) => !a.failed && same(a)) : undefined;
   // What ran right after failed too: its own attempt done again, in other words, that did
@@ -290,7 +316,7 @@ function sameAttempt(a: Action, b: Action): boolean {
   // `cd /Users/… &&`, which named no program (the real store's `kustomize` error then took
   // `cd … && just status` for a corrected attempt of `cd … && yq …`).
   const head = (t: string) => {
-    let words = norm(t).replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, "").split(" ");
+    let words = runForm(t).split(" ");
     while (words.length > 1 && /^\w+=/.test(words[0])) words = words.slice(1);
     // A program given its script after a flag (`pwsh -Command "…"`, `bash -c '…'`, `python -c`):
     // the script's first word too, or every script it ran was an attempt of every other (trial

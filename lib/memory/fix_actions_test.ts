@@ -446,3 +446,21 @@ Deno.test("a short word of the error is no name a next step can be about", async
     ix.cleanup();
   }
 });
+
+Deno.test("runForm reads a launcher's program as the program itself (trial 106 F3)", async () => {
+  const { runForm, sameRun } = await import("./fix_actions.ts");
+  assertEquals(runForm("python3 -m pytest  tests/test_x.py"), "pytest tests/test_x.py");
+  for (
+    const c of [
+      "python -m pytest tests/test_x.py",
+      "uv run pytest tests/test_x.py",
+      "poetry run pytest tests/test_x.py",
+      "cd /w/calc && pytest tests/test_x.py",
+    ]
+  ) assertEquals(sameRun(c, "pytest tests/test_x.py"), true, c);
+  assertEquals(sameRun("npx tsc --noEmit", "./node_modules/.bin/tsc --noEmit"), true);
+  // Another target or another program is no re-run.
+  assertEquals(sameRun("python -m pytest tests/test_y.py", "pytest tests/test_x.py"), false);
+  assertEquals(sameRun("uv run ruff check", "uv run pytest"), false);
+  assertEquals(sameRun("python -m venv .venv", "python app.py"), false);
+});

@@ -17,7 +17,8 @@ export interface FixEdit {
   /** `edit` (a span replaced) or `write` (the file written whole). */
   op: "edit" | "write";
   /**
-   * The replaced words, from the first that differs to the last, on one line, at most
+   * The replaced text on one line ({@link changedText}): the lines that differ whole when short
+   * (`y = 1`), else the words that differ with a few either side (`… total = 1 …`), at most
    * {@link EDIT_TEXT_MAX} characters; "" when the change only added; null when the index does
    * not hold what was there (a write of a file not read first).
    */
@@ -57,8 +58,62 @@ function fixEdit(r: Pick<FileAtRow, "path" | "op" | "old" | "new">): FixEdit {
   if (r.old === null || (op === "write" && !r.old)) {
     return { path: r.path, op, old: null, new: null };
   }
-  const [old, neu] = changedWords(r.old, r.new ?? "");
+  const [old, neu] = changedText(r.old, r.new ?? "");
   return { path: r.path, op, old: oneLine(old, EDIT_TEXT_MAX), new: oneLine(neu, EDIT_TEXT_MAX) };
+}
+
+/** Most characters of each side of a change said whole ({@link changedText}). */
+export const CHANGE_LINE_MAX = 60;
+
+/**
+ * What a change replaced and put in its place, to be understood on its own: the lines that
+ * differ, whole, when each side is at most {@link CHANGE_LINE_MAX} characters on one line
+ * (`y = 1` -> `y = 2`, not `1` -> `2`: trial 106 F6); else the words that differ with as many
+ * words either side as fit in that width, a cut marked `…`, the same words on both sides.
+ *
+ * @example changedText("a\ny = 1\nb", "a\ny = 2\nb") // ["y = 1", "y = 2"]
+ */
+export function changedText(old: string, neu: string): [string, string] {
+  const a = old.split(/\r?\n/), b = neu.split(/\r?\n/);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head && tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) tail++;
+  const flat = (ls: string[]) => ls.join(" ").replace(/\s+/g, " ").trim();
+  const [lo, ln] = [flat(a.slice(head, a.length - tail)), flat(b.slice(head, b.length - tail))];
+  if (lo.length <= CHANGE_LINE_MAX && ln.length <= CHANGE_LINE_MAX) return [lo, ln];
+  // Long: the differing words, then the words around them while both sides fit.
+  const wa = lo ? lo.split(" ") : [], wb = ln ? ln.split(" ") : [];
+  let same = 0;
+  while (same < wa.length && same < wb.length && wa[same] === wb[same]) same++;
+  let end = 0;
+  while (
+    end < wa.length - same && end < wb.length - same &&
+    wa[wa.length - 1 - end] === wb[wb.length - 1 - end]
+  ) end++;
+  const side = (w: string[], from: number, to: number) =>
+    (from > 0 ? "… " : "") + w.slice(from, to).join(" ") + (to < w.length ? " …" : "");
+  const shown = (
+    from: number,
+    upto: number,
+  ) => [side(wa, from, wa.length - end + upto), side(wb, from, wb.length - end + upto)];
+  const fits = (s: string[]) => s.every((x) => x.length <= CHANGE_LINE_MAX);
+  let [from, upto] = [same, 0];
+  // Only the differing words when they alone are too long (the caller cuts them).
+  if (!fits(shown(from, upto))) {
+    return [wa.slice(same, wa.length - end).join(" "), wb.slice(same, wb.length - end).join(" ")];
+  }
+  for (let grew = true; grew;) {
+    grew = false;
+    if (from > 0 && fits(shown(from - 1, upto))) [from, grew] = [from - 1, true];
+    if (upto < end && fits(shown(from, upto + 1))) [upto, grew] = [upto + 1, true];
+  }
+  const [so, sn] = shown(from, upto);
+  // A side that only added or removed stays empty (`added …`).
+  return [wa.length ? so : "", wb.length ? sn : ""];
 }
 
 /**

@@ -9,14 +9,19 @@
  * @module
  */
 
+import { distance } from "./distance.ts";
+import { isEnglish } from "./english.ts";
+
 /** A window of time named in a query. */
 export interface TimeHint {
   /** Epoch ms, inclusive. */
   from: number;
   /** Epoch ms, exclusive. */
   to: number;
-  /** The words that named it, as typed. */
+  /** The words that named it, as typed (a typo of a time word read as that word). */
   words: string;
+  /** When a typo of a time word was read ({@link timeTypos}): `words` as typed (`last a weeek`). */
+  typed?: string;
 }
 
 const DAY = 86400e3;
@@ -486,21 +491,98 @@ function mayNameTime(text: string): boolean {
     /\d{4}-\d\d-\d\d/.test(text);
 }
 
-/**
- * Finds the first time phrase in `text`.
- *
- * @returns the text without it, and the window it names (undefined when none).
- */
-export function timeHint(text: string, now: number): { rest: string; hint?: TimeHint } {
-  if (!mayNameTime(text)) return { rest: text };
+/** The first time phrase of `text`: where it stands, and its window. */
+function firstTime(
+  text: string,
+  now: number,
+): { at: number; len: number; hint: TimeHint } | undefined {
+  if (!mayNameTime(text)) return undefined;
   for (const r of RULES) {
     const m = r.re.exec(text);
     if (!m || (r.accept && !r.accept(m))) continue;
     const [from, to] = r.window(m, now);
-    const rest = text.slice(0, m.index) + " " + text.slice(m.index + m[0].length);
-    return { rest, hint: { from, to, words: m[0] } };
+    return { at: m.index, len: m[0].length, hint: { from, to, words: m[0] } };
   }
-  return { rest: text };
+  return undefined;
+}
+
+/**
+ * The time words a typo of is read (four letters or more: a shorter word one edit from `ago`
+ * or `may` is too often another word).
+ */
+const TYPO_TARGETS = [
+  ...MONTHS.filter((m) => m.length > 3),
+  ...WEEKDAYS,
+  ...["today", "tonight", "yesterday", "recently", "lately", "morning", "afternoon", "evening"],
+  ...["week", "weeks", "month", "months", "year", "years", "days", "last", "past", "since"],
+  ...["this", "from", "until", "after", "before", "during", "between", "early"],
+];
+const TYPO_TARGET_SET: ReadonlySet<string> = new Set(TYPO_TARGETS);
+/** Time words that name a window alone: a typo of another alone (`junee`) stays a word. */
+const ALONE: ReadonlySet<string> = new Set(["today", "tonight", "yesterday", "recently", "lately"]);
+
+/** A typo read as a time word: where it stands in the text, as typed and as read. */
+export interface TimeTypo {
+  at: number;
+  typed: string;
+  meant: string;
+}
+
+/**
+ * The words of `text` that are a typo of a time word: one edit (a transposition counts) from
+ * one of {@link TYPO_TARGETS}, four letters or more, and no English word (`list` is not
+ * `last`, `pasta` not `past`; lib/search/english.ts); `text` with them read as those words.
+ * Trial 107 F7: `last a weeek` was searched as words, `yesterdya` got no word of it.
+ */
+export function timeTypos(text: string): { text: string; typos: TimeTypo[] } {
+  const typos: TimeTypo[] = [];
+  let out = "";
+  let from = 0;
+  for (const m of text.matchAll(/\p{L}+/gu)) {
+    const w = m[0].toLowerCase();
+    if (w.length < 4 || TYPO_TARGET_SET.has(w)) continue;
+    const near = TYPO_TARGETS.filter((t) => distance(w, t, 1) === 1)
+      .sort((a, b) => Math.abs(a.length - w.length) - Math.abs(b.length - w.length));
+    if (!near.length || isEnglish(w)) continue;
+    out += text.slice(from, m.index);
+    typos.push({ at: out.length, typed: m[0], meant: near[0] });
+    out += near[0];
+    from = m.index! + m[0].length;
+  }
+  return { text: out + text.slice(from), typos };
+}
+
+/**
+ * Finds the first time phrase in `text`. A typo of a time word is read as that word when the
+ * phrase it then makes holds it ({@link timeTypos}; alone, only a word that names a window
+ * alone: `yesterdya`, not `junee`), and said in `typed`; words with no time phrase in them
+ * stay as they are (`weekly report`).
+ *
+ * @returns the text without it, and the window it names (undefined when none).
+ */
+export function timeHint(text: string, now: number): { rest: string; hint?: TimeHint } {
+  const found = firstTime(text, now);
+  if (found) {
+    const rest = text.slice(0, found.at) + " " + text.slice(found.at + found.len);
+    return { rest, hint: found.hint };
+  }
+  const read = timeTypos(text);
+  if (!read.typos.length) return { rest: text };
+  const t = firstTime(read.text, now);
+  if (!t) return { rest: text };
+  const end = t.at + t.len;
+  const inside = read.typos.filter((x) => x.at >= t.at && x.at + x.meant.length <= end);
+  const alone = !/\s/.test(t.hint.words.trim());
+  if (!inside.length || (alone && !ALONE.has(inside[0].meant))) return { rest: text };
+  // Back to the text as typed: each typo before a place moves it by its change of length.
+  const back = (i: number) =>
+    read.typos.filter((x) => x.at + x.meant.length <= i)
+      .reduce((n, x) => n - (x.meant.length - x.typed.length), i);
+  const [a, b] = [back(t.at), back(end)];
+  return {
+    rest: text.slice(0, a) + " " + text.slice(b),
+    hint: { ...t.hint, typed: text.slice(a, b) },
+  };
 }
 
 /**
