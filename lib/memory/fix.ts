@@ -61,8 +61,10 @@ import {
   aboutFailure,
   type Action,
   actionsOf,
+  type Followed,
   followed,
   inputChange,
+  looksOnly,
   sameRun,
 } from "./fix_actions.ts";
 import { editsBetween, type FixEdit } from "./fix_edits.ts";
@@ -498,6 +500,38 @@ export function adapt(
 }
 
 /**
+ * What ran next failed too (another error: a lint run, a probe), and nothing ran the failed
+ * command again: a change made later of what the failure was about (a file it named or acted
+ * on, `aboutFailure`), before the person's next request, then a command that did not fail, is
+ * the fix: that command as what ran next, the change before it its lead (`ranNext`). Trial
+ * 107 F3, trial 108 F3 (a real Crush session): `Import-Module WinSetup.psm1` failed with a
+ * ParserError, a lint run and a probe failed on other errors, `$Name:` was edited to
+ * `$($Name):` in WinSetup.psm1, and Pester passed; `fix` said nothing that followed fixed it.
+ * Null when there is no such change, or no command went well after it.
+ */
+function changedLater(
+  acts: Action[],
+  failed: Action,
+  at: number,
+  asked: number | undefined,
+  names: readonly string[],
+): Followed | null {
+  if (failed.kind !== "command") return null;
+  const before = (a: Action) => a.seq > at && a.seq < (asked ?? Infinity);
+  const change = acts.find((a) =>
+    before(a) && (a.kind === "edit" || a.kind === "write") && !a.failed &&
+    aboutFailure(a, failed, names)
+  );
+  if (!change) return null;
+  const i = acts.findIndex((a) =>
+    a.seq > change.seq && before(a) && a.kind === "command" && !a.failed && !a.noResult &&
+    !a.background && !looksOnly(a.text)
+  );
+  if (i < 0) return null;
+  return { next: acts[i], then: acts.slice(i, i + 3), checked: false };
+}
+
+/**
  * A candidate that is the failing command run again after files changed ({@link
  * FixCandidate.rerun}) told as the change, the newest example's: `edit <path>` with its
  * {@link FixCandidate.edits}, the re-run kept in `rerun` (trial 105 F4); one that is another
@@ -732,14 +766,18 @@ export function findFixes(
     if (recurs.some((h) => h.seq > last.seq)) continue; // the error came back
     const failedAct: Action = actionOf(last)!;
     const asked = Q.userSeqs.all(store, { session: sid }).find((u) => u.seq > last.seq)?.seq;
-    const after = followed(acts, failedAct, last.seq, asked);
-    if (!after) continue;
+    const about = () => [...names, ...last.quoted.map((q) => q.raw), ...rare()];
+    const followedBy = followed(acts, failedAct, last.seq, asked);
+    if (!followedBy) continue;
+    const after = followedBy.next.failed && !followedBy.checked && !followedBy.gone
+      ? changedLater(acts, failedAct, last.seq, asked, about()) ?? followedBy
+      : followedBy;
     const next = after.next;
     // Nothing checked it (the failed action never ran again): what ran next is a fix only when
     // it is about the error, or files changed before it (the edits may be the fix).
     if (
       !after.checked && !after.gone &&
-      !aboutFailure(next, failedAct, [...names, ...last.quoted.map((q) => q.raw), ...rare()]) &&
+      !aboutFailure(next, failedAct, about()) &&
       !editedBetween(store, sid, last.seq, next.seq).length
     ) continue;
     // The error back in other words in the output of what ran next, whose status does not say

@@ -1215,3 +1215,67 @@ Deno.test("a test run's tally is no error signature, and the error around it is 
     ix.cleanup();
   }
 });
+
+// Trial 107 F3, trial 108 F3 (a real Crush session): the failed command never ran again, a
+// lint run and a probe after it failed on other errors, then the file the failed command
+// loaded was edited and the tests passed: the edit is the fix, the test run what ran next.
+Deno.test("findFixes takes a later change of what failed, then a command that passed, when what ran next failed on another error", async () => {
+  const s: SessionSpec = {
+    id: "19190009-0000-4000-8000-000000000009",
+    cwd: "/w/nine",
+    start: "2026-08-11T10:00:00Z",
+    turns: [
+      {
+        bash: "python tools/loader.py",
+        out: "QuokkaConfigError: widget key 'colour' is not allowed here",
+        exit: 1,
+      },
+      { bash: "ruff check .", out: "ruff: command not found", exit: 127 },
+      {
+        bash: "python -c 'import yaml'",
+        out: "ModuleNotFoundError: No module named 'yaml'",
+        exit: 1,
+      },
+      {
+        edit: "/w/nine/tools/loader.py",
+        old: "ALLOWED = ('color',)",
+        new: "ALLOWED = ('color', 'colour')",
+      },
+      { bash: "pytest -q", out: "4 passed in 0.03s" },
+    ],
+  };
+  // The same, but the change is of another file, which the failure neither named nor loaded.
+  const other: SessionSpec = {
+    id: "1a1a000a-0000-4000-8000-00000000000a",
+    cwd: "/w/ten",
+    start: "2026-08-12T10:00:00Z",
+    turns: [
+      {
+        bash: "python tools/reader.py",
+        out: "ZorbleConfigError: widget key 'shade' is not allowed here",
+        exit: 1,
+      },
+      { bash: "ruff check .", out: "ruff: command not found", exit: 127 },
+      { edit: "/w/ten/README.md", old: "# Ten", new: "# Ten, a tool" },
+      { bash: "pytest -q", out: "4 passed in 0.03s" },
+    ],
+  };
+  const ix = await indexSessions([s, other]);
+  try {
+    const r = findFixes(ix.store, "QuokkaConfigError: widget key 'colour' is not allowed here");
+    assertEquals(r.status, "found");
+    const f = r.fixes[0];
+    assertEquals([f.command, f.ranNext, f.rerun, f.checked, f.succeeded + f.unknown], [
+      "edit /w/nine/tools/loader.py",
+      "pytest -q",
+      undefined,
+      false,
+      1,
+    ]);
+    assertEquals(f.examples[0].edited, ["/w/nine/tools/loader.py"]);
+    const none = findFixes(ix.store, "ZorbleConfigError: widget key 'shade' is not allowed here");
+    assertEquals(none.status, "no_fix");
+  } finally {
+    ix.cleanup();
+  }
+});
