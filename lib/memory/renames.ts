@@ -169,6 +169,12 @@ interface NameBefore {
   bySession: number;
   /** It copied the file here (`cp`) rather than moving it. */
   copied?: true;
+  /**
+   * The names the file had after `path` and before the one asked, oldest first, when the
+   * sessions that gave it them only moved it (trial 108 F1: `mv r.py s.py` in one session,
+   * `mv s.py t.py` in the next); `by` is then the session that moved it to the name asked.
+   */
+  via?: string[];
 }
 
 /** How many moves across sessions a file's history is followed back through. */
@@ -333,7 +339,14 @@ function touchesBefore(
         const moved = namesTouches(store, s, names).filter((t) =>
           t.time !== null && t.time < st.before
         );
-        if (!mine.length && !moved.length) continue;
+        if (!mine.length && !moved.length) {
+          // Only moved the file to this name, before the later move: followed on back through
+          // it (trial 108 F1: S9 wrote r.py, S10 ran `mv r.py s.py`, S11 `mv s.py t.py`; blame
+          // of t.py said no session touched it).
+          const on = names.length ? passedThrough(store, s, names, st, reads) : undefined;
+          if (on) next.push(on);
+          continue;
+        }
         // Removed or moved away after its last touch: the file it touched was another one.
         const last = Math.max(...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
         const after = movesAfter(
@@ -351,8 +364,10 @@ function touchesBefore(
           byHarness: st.byHarness,
           ...(st.copied ? { copied: true as const } : {}),
         });
+        if (names.length || st.via) {
+          renamed.set(s.id, [...names.map((n) => n.path), st.path, ...st.via ?? []]);
+        }
         if (names.length) {
-          renamed.set(s.id, [...names.map((n) => n.path), st.path]);
           const start = moveStart(store, s, names[0]);
           if (start) {
             next.push({
@@ -367,6 +382,36 @@ function touchesBefore(
     queue = next;
   }
   return out;
+}
+
+/**
+ * The name the file had before session `s` moved it to `st.path` (`names`, its names in `s`,
+ * oldest first), when `s` touched none of them: the start to follow back, with `st`'s later
+ * names and mover kept. Undefined when the move came after `st`'s (by time), `s` made the
+ * file itself, or `s` moved it away from `st.path` again (another file came there after).
+ */
+function passedThrough(
+  store: Store,
+  s: SessionRow,
+  names: readonly EarlierName[],
+  st: NameBefore,
+  reads: MoveReads,
+): NameBefore | undefined {
+  const came = names.at(-1)!.until;
+  const time = Q.eventsBetween.all(store, { session: s.id, from: came, to: came })[0]?.time;
+  if (typeof time !== "number" || time >= st.before) return undefined;
+  if (movesAfter(store, s.id, s.project, new Map([[st.path, came]]), reads.commands(s.id)).size) {
+    return undefined;
+  }
+  const start = moveStart(store, s, names[0]);
+  if (!start) return undefined;
+  return {
+    ...start,
+    by: st.by,
+    byHarness: st.byHarness,
+    via: [...names.slice(1).map((n) => n.path), st.path, ...st.via ?? []],
+    ...(st.copied ? { copied: true as const } : {}),
+  };
 }
 
 /** A move of the file at a path away from it, by some session (./renames.ts {@link movesAway}). */

@@ -439,3 +439,57 @@ Deno.test("blame and restore follow a copy back to its source's history up to th
     ix.cleanup();
   }
 });
+
+// Trial 108 F1: S1 wrote r.py, S2 ran `mv r.py s.py`, S3 `mv s.py t.py`: blame and restore of
+// t.py said no session touched it. A swap across sessions (`mv p.py tmp2.py`, then `mv q.py
+// p.py && mv tmp2.py q.py`) gave q.py the history of the q.py that went to p.py.
+Deno.test("a file moved by sessions that only moved it is followed back through all of them", async () => {
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: P,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("e1e1e1e1-0000-4000-8000-000000000108", "08", [
+      { user: "write r, p and q" },
+      { write: `${P}/r.py`, content: "R = 'romeo'\n" },
+      { write: `${P}/p.py`, content: "P = 'papa'\n" },
+      { write: `${P}/q.py`, content: "Q = 'quebec'\n" },
+    ]),
+    spec("e2e2e2e2-0000-4000-8000-000000000108", "09", [
+      { user: "move r, put p aside" },
+      { bash: "mv r.py s.py", out: "", exit: 0 },
+      { bash: "mv p.py tmp2.py", out: "", exit: 0 },
+    ]),
+    spec("e3e3e3e3-0000-4000-8000-000000000108", "10", [
+      { user: "move s, finish the swap" },
+      { bash: "mv s.py t.py", out: "", exit: 0 },
+      { bash: "mv q.py p.py && mv tmp2.py q.py", out: "", exit: 0 },
+    ]),
+  ]);
+  try {
+    const t = blame(ix.store, "t.py", { cwd: P });
+    assertEquals(
+      t.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.writes,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+      ]),
+      [["e1e1e1e1", 1, [`${P}/r.py`, `${P}/s.py`], "e3e3e3e3"]],
+    );
+    assertEquals(listSpans(ix.store, "t.py", { cwd: P }).spans.map((s) => s.text), [
+      "R = 'romeo'\n",
+    ]);
+    // q.py holds what S1 wrote as p.py; S1's q.py went to p.py.
+    const q = listSpans(ix.store, "q.py", { cwd: P });
+    assertEquals(q.spans.map((s) => [s.path, s.text]), [[`${P}/p.py`, "P = 'papa'\n"]]);
+    const qb = blame(ix.store, "q.py", { cwd: P });
+    assertEquals(qb.sessions.map((s) => [s.paths, s.earlier_names]), [
+      [[`${P}/p.py`], [`${P}/p.py`, `${P}/tmp2.py`]],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
