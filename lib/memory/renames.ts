@@ -331,11 +331,15 @@ function touchesBefore(
       for (const id of reads.moving(basename(st.path))) if (id !== st.bySession) ids.add(id);
       if (!ids.size) continue;
       for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...ids]) })) {
-        const mine = rows.filter((r) =>
-          r.session_id === s.id && resolvedIn(r.path, s.project) === st.path
-        ).map(toTouch);
         // The name's changes of a session that moved a file there itself, before the move.
         const names = earlierNames(store, s.id, s.project, st.path, reads.commands(s.id));
+        // Its touches of the name before it moved a file there were of another file, moved
+        // away or replaced (trial 108 F4: S3 wrote x.py and y.py and swapped them, S16 ran `git
+        // mv y.py yy.py`; S3's y.py write, then its swap, ended the chain at S3).
+        const came = names.at(-1)?.until ?? -1;
+        const mine = rows.filter((r) =>
+          r.session_id === s.id && r.seq >= came && resolvedIn(r.path, s.project) === st.path
+        ).map(toTouch);
         const moved = namesTouches(store, s, names).filter((t) =>
           t.time !== null && t.time < st.before
         );
@@ -348,7 +352,8 @@ function touchesBefore(
           continue;
         }
         // Removed or moved away after its last touch: the file it touched was another one.
-        const last = Math.max(...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
+        // (From the move that brought it there on, when one did: the file was there only then.)
+        const last = Math.max(came, ...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
         const after = movesAfter(
           store,
           s.id,

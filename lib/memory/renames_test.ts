@@ -493,3 +493,42 @@ Deno.test("a file moved by sessions that only moved it is followed back through 
     ix.cleanup();
   }
 });
+
+// Trial 108 F4: S1 wrote x.py and y.py and swapped them in one command, S2 ran `git mv y.py
+// yy.py`: S1's write of the y.py that went to x.py, then its swap, ended the chain, and blame
+// of yy.py said no session touched it.
+Deno.test("a later move of a file a session swapped in follows it back to the write it came from", async () => {
+  const ix = await indexSessions([{
+    id: "f1f1f1f1-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write x and y, swap them" },
+      { write: `${P}/x.py`, content: "X = 'xray'\n" },
+      { write: `${P}/y.py`, content: "Y = 'yankee'\n" },
+      { bash: "mv x.py tmp.py && mv y.py x.py && mv tmp.py y.py", out: "", exit: 0 },
+    ],
+  }, {
+    id: "f2f2f2f2-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [{ user: "rename y" }, { bash: "git mv y.py yy.py", out: "", exit: 0 }],
+  }]);
+  try {
+    const b = blame(ix.store, "yy.py", { cwd: P });
+    assertEquals(
+      b.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.paths,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+      ]),
+      [["f1f1f1f1", [`${P}/x.py`], [`${P}/x.py`, `${P}/y.py`], "f2f2f2f2"]],
+    );
+    assertEquals(listSpans(ix.store, "yy.py", { cwd: P }).spans.map((s) => s.text), [
+      "X = 'xray'\n",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
