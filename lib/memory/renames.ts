@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { type MoveCommand, moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
@@ -30,6 +30,9 @@ import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./p
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
 import type { SessionRow } from "../rows.ts";
+
+/** How many folders up from a file a move or copy of a folder holding it is looked for. */
+const FOLDERS = 3;
 
 /**
  * The sessions that may have moved a file of a name, and each session's move commands, read
@@ -48,6 +51,20 @@ export class MoveReads {
       this.named.set(name, ids);
     }
     return ids;
+  }
+  /**
+   * Sessions whose commands name the file at `path` (whole) or one of the {@link FOLDERS}
+   * folders holding it beside `mv` or `cp`: a folder moved or copied moved the files in it
+   * (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
+   */
+  movingPath(path: string): number[] {
+    const ids = new Set(this.moving(basename(path)));
+    let dir = dirname(path);
+    for (let i = 0; i < FOLDERS && dir !== dirname(dir); i++, dir = dirname(dir)) {
+      const name = basename(dir);
+      if (!overLikeBound(name)) { for (const id of this.moving(name)) ids.add(id); }
+    }
+    return [...ids];
   }
   /** Session `sid`'s moves and removals, in order (./moves.ts `moveCommands`). */
   commands(sid: number): MoveCommand[] {
@@ -196,7 +213,7 @@ export function withEarlierNames(
   const base = basename(m.target);
   if (!m.target.startsWith("/") || !base || overLikeBound(base)) return m;
   const asked = new Set(m.touches.map((t) => t.sessionId));
-  for (const id of reads.moving(base)) asked.add(id);
+  for (const id of reads.movingPath(m.target)) asked.add(id);
   const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) });
   const found: FileTouch[] = [];
   const renamed = new Map<number, string[]>();
@@ -328,7 +345,7 @@ function touchesBefore(
       const rows = Q.fileTouches.all(store, { like: likeName(st.path), path: st.path })
         .filter((r) => r.session_id !== st.bySession && r.time !== null && r.time < st.before);
       const ids = new Set(rows.map((r) => r.session_id));
-      for (const id of reads.moving(basename(st.path))) if (id !== st.bySession) ids.add(id);
+      for (const id of reads.movingPath(st.path)) if (id !== st.bySession) ids.add(id);
       if (!ids.size) continue;
       for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...ids]) })) {
         // The name's changes of a session that moved a file there itself, before the move.
@@ -447,7 +464,7 @@ export function movesAway(
   const base = basename(target);
   if (!base || overLikeBound(base)) return [];
   const asked = new Set(touched);
-  for (const id of reads.moving(base)) asked.add(id);
+  for (const id of reads.movingPath(target)) asked.add(id);
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {

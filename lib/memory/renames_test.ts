@@ -532,3 +532,61 @@ Deno.test("a later move of a file a session swapped in follows it back to the wr
     ix.cleanup();
   }
 });
+
+// Trial 108 F4: `cp -r lib lib2` (and `mv` of a folder) made files blame and restore never
+// followed: "no session touched lib2/a.py itself".
+Deno.test("a file in a folder a later session copied or moved whole is followed back to the folder's file", async () => {
+  const dir = tempDir("deja-folders-");
+  for (const d of ["lib", "lib2", "pkg2"]) mkdirSync(join(dir, d));
+  writeFileSync(join(dir, "lib", "a.py"), "ALPHA_VALUE = 1\n");
+  writeFileSync(join(dir, "lib2", "a.py"), "ALPHA_VALUE = 1\n");
+  writeFileSync(join(dir, "pkg2", "b.py"), "BRAVO_VALUE = 1\n");
+  const ix = await indexSessions([{
+    id: "a8a8a8a8-0000-4000-8000-000000000108",
+    cwd: dir,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write lib/a and pkg/b" },
+      { write: `${dir}/lib/a.py`, content: "ALPHA_VALUE = 1\n" },
+      { write: `${dir}/pkg/b.py`, content: "BRAVO_VALUE = 1\n" },
+    ],
+  }, {
+    id: "b8b8b8b8-0000-4000-8000-000000000108",
+    cwd: dir,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "copy lib, rename pkg" },
+      { bash: "cp -r lib lib2", out: "", exit: 0 },
+      { bash: "mv pkg pkg2", out: "", exit: 0 },
+    ],
+  }]);
+  try {
+    const row = (typed: string) =>
+      blame(ix.store, typed, { cwd: dir, line: 1 }).sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.line,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+        s.copied,
+      ]);
+    assertEquals(row("lib2/a.py"), [["a8a8a8a8", "wrote", [`${dir}/lib/a.py`], "b8b8b8b8", true]]);
+    assertEquals(row("pkg2/b.py"), [[
+      "a8a8a8a8",
+      "wrote",
+      [`${dir}/pkg/b.py`],
+      "b8b8b8b8",
+      undefined,
+    ]]);
+    assertEquals(listSpans(ix.store, "pkg2/b.py", { cwd: dir }).spans.map((s) => s.text), [
+      "BRAVO_VALUE = 1\n",
+    ]);
+    // The source folder's file keeps its own history; the moved one says where it went.
+    assertEquals(row("lib/a.py"), [["a8a8a8a8", "wrote", undefined, undefined, undefined]]);
+    const pkg = blame(ix.store, "pkg/b.py", { cwd: dir });
+    assertEquals(pkg.sessions.map((s) => [s.moved_to, s.moved_on_by?.slice(0, 8)]), [
+      [`${dir}/pkg2/b.py`, "b8b8b8b8"],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
