@@ -280,7 +280,17 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     const moves = movesAfter(store, e.session.id, e.session.project, last);
     for (const [k, later] of moves) {
-      if (before?.includes(resolvedIn(k, e.session.project) ?? k)) continue;
+      // A move of an earlier name is the one that brought the file here, unless it went on
+      // past here, or was then removed (trial 108 F5: `mv x.py tmp.py && mv y.py x.py && mv
+      // tmp.py y.py`; blame of tmp.py said "moved here from x.py", not that it left for y.py).
+      // A copy's source going on takes nothing from the copy.
+      if (before?.includes(resolvedIn(k, e.session.project) ?? k)) {
+        if (e.copied || later.unsure) continue;
+        const to = later.moved_to === undefined
+          ? undefined
+          : resolvedIn(later.moved_to, e.session.project);
+        if (!later.removed && (to === undefined || to === m.target)) continue;
+      }
       Object.assign(e, later);
       break;
     }

@@ -518,8 +518,12 @@ export function withoutMovedAway(
    * wrote deploy.yaml before moving or removing it).
    */
   const after = (t: FileTouch) => {
+    // A touch under an earlier name: the file was here only after the move that brought it
+    // (a swap in one command moves the name's old file away first: trial 108 F5, y.py went on
+    // to yy.py by a later `git mv`, never said). The session's own moves on blame reads itself.
+    const came = own(t) ? -1 : m.cameAt?.get(t.sessionId) ?? -1;
     const mv = moves.find((x) =>
-      x.session === t.sessionId ? x.seq > t.seq : t.time !== null && x.time > t.time
+      x.session === t.sessionId ? x.seq > t.seq && x.seq > came : t.time !== null && x.time > t.time
     );
     if (!mv) return undefined;
     const anew = writes.some((w) =>

@@ -590,3 +590,47 @@ Deno.test("a file in a folder a later session copied or moved whole is followed 
     ix.cleanup();
   }
 });
+
+// Trial 108 F5: blame of a name a session moved the file to and then on from, in the same
+// session (`mv x.py tmp.py && … && mv tmp.py y.py`, `mv m1.py m2.py` then `mv m2.py m3.py`),
+// said "moved here from …" and not where the file went; nor did y.py say a later session
+// moved it on (`git mv y.py yy.py`).
+Deno.test("blame of a name a file passed through says where it went on to", async () => {
+  const ix = await indexSessions([{
+    id: "c8c8c8c8-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write x, y and m1, swap x and y, move m1 twice" },
+      { write: `${P}/x.py`, content: "X = 'xray'\n" },
+      { write: `${P}/y.py`, content: "Y = 'yankee'\n" },
+      { write: `${P}/m1.py`, content: "M = 'mike'\n" },
+      { bash: "mv x.py tmp.py && mv y.py x.py && mv tmp.py y.py", out: "", exit: 0 },
+      { bash: "mv m1.py m2.py", out: "", exit: 0 },
+      { bash: "mv m2.py m3.py", out: "", exit: 0 },
+    ],
+  }, {
+    id: "d8d8d8d8-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [{ user: "rename y" }, { bash: "git mv y.py yy.py", out: "", exit: 0 }],
+  }]);
+  try {
+    const row = (typed: string) =>
+      blame(ix.store, typed, { cwd: P }).sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.moved_from,
+        s.moved_to,
+        s.moved_on_by?.slice(0, 8),
+      ]);
+    assertEquals(row("tmp.py"), [["c8c8c8c8", [`${P}/x.py`], "y.py", undefined]]);
+    assertEquals(row("m2.py"), [["c8c8c8c8", [`${P}/m1.py`], "m3.py", undefined]]);
+    // Where it stayed, no move on is said.
+    assertEquals(row("m3.py"), [["c8c8c8c8", [`${P}/m1.py`, `${P}/m2.py`], undefined, undefined]]);
+    assertEquals(row("y.py"), [["c8c8c8c8", [`${P}/x.py`], `${P}/yy.py`, "d8d8d8d8"]]);
+    const text = blameAnswer(ix.store, "tmp.py", {}, P, "/nowhere");
+    assertEquals(/moved later to y\.py/.test(text), true, text);
+  } finally {
+    ix.cleanup();
+  }
+});
