@@ -299,7 +299,9 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
         const to = later.moved_to === undefined
           ? undefined
           : resolvedIn(later.moved_to, e.session.project);
-        if (!later.removed && (to === undefined || to === m.target)) continue;
+        // Where this session left it: here, or where a later session moved it from.
+        const left = earlier ? earlier.path : m.target;
+        if (!later.removed && (to === undefined || to === left)) continue;
       }
       Object.assign(e, later);
       break;

@@ -628,6 +628,12 @@ Deno.test("blame of a name a file passed through says where it went on to", asyn
     // Where it stayed, no move on is said.
     assertEquals(row("m3.py"), [["c8c8c8c8", [`${P}/m1.py`, `${P}/m2.py`], undefined, undefined]]);
     assertEquals(row("y.py"), [["c8c8c8c8", [`${P}/x.py`], `${P}/yy.py`, "d8d8d8d8"]]);
+    // Moved on by a later session to the name asked: no move on from it.
+    const yy = blame(ix.store, "yy.py", { cwd: P }).sessions;
+    assertEquals(yy.map((s) => [s.earlier_names, s.moved_to]), [[
+      [`${P}/x.py`, `${P}/y.py`],
+      undefined,
+    ]]);
     const text = blameAnswer(ix.store, "tmp.py", {}, P, "/nowhere");
     assertEquals(/moved later to y\.py/.test(text), true, text);
   } finally {
