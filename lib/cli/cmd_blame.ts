@@ -15,7 +15,13 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { blame, type BlameChange, type BlameResult, type BlameSession } from "../memory/blame.ts";
+import {
+  blame,
+  type BlameChange,
+  type BlameResult,
+  type BlameSession,
+  lineWords,
+} from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
 import { nameChain } from "../memory/renames.ts";
@@ -173,10 +179,12 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       moved_by: s.moved_by ? { harness: s.moved_by_harness, id: s.moved_by } : null,
       moved_unsure: Boolean(s.unsure),
       line: s.line,
-      changes: s.changes.map(({ replaceAll, ...c }) => ({
+      line_unsure: Boolean(s.lineUnsure),
+      changes: s.changes.map(({ replaceAll, lineUnsure, ...c }) => ({
         ...c,
         time: isoTime(c.time),
         replace_all: replaceAll ?? false,
+        line_unsure: Boolean(lineUnsure),
       })),
     })),
   };
@@ -214,6 +222,12 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
       "no recorded edit or write is known to have put this line here, so deja cannot tell which " +
         "session wrote it; " +
         all,
+    ));
+  } else if (d.sessions.some((s) => s.lineUnsure)) {
+    // Trial 108 F2: `    pass` was "wrote the line" for two sessions and "replaced" for a third.
+    out.push(c.dim(
+      "its text is on more than one line of the file or of a change of it: where a change is " +
+        'marked "may have", deja read it by the text alone and it may be another occurrence',
     ));
   }
   return out;
@@ -300,7 +314,7 @@ function sessionLines(
       : "");
   // A session whose one touch was a patch's deletion or rename counts nothing (trial 97 F8).
   const said = counts.replace(/^; /, "");
-  const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
+  const mark = s.line ? c.yellow(`  ${lineWords(s.line, s.lineUnsure)}`) : "";
   const lines = [
     "",
     // A time only the store file's mtime gives is marked, as `last` marks it (trial 10).
@@ -369,7 +383,11 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
   const shown = held.slice(-3);
   const lines: string[] = [];
   for (const ch of shown) {
-    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${ch.line} the line`)}`);
+    lines.push(
+      `    ${
+        c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${lineWords(ch.line!, ch.lineUnsure)}`)
+      }`,
+    );
     if (ch.before) lines.push(`      said before: ${ch.before}`);
     if (ch.after) lines.push(`      said after:  ${ch.after}`);
   }

@@ -14,7 +14,7 @@ import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
-import { blame, type BlameSession } from "../memory/blame.ts";
+import { blame, type BlameSession, lineWords } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
@@ -302,11 +302,7 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");
-  const line = s.line === "wrote"
-    ? " · wrote the line"
-    : s.line === "replaced"
-    ? " · replaced the line"
-    : "";
+  const line = s.line ? ` · ${lineWords(s.line, s.lineUnsure)}` : "";
   const out = [
     `- ${shortRef(store, s.session.harness, s.session.native_id)} · ${s.session.harness} · ${
       day(s.last ?? s.session.updated)

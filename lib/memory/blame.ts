@@ -31,7 +31,7 @@ import { type MoveAway, withRenames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
-import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
+import { type FileTouch, findTouches, type PathMatch, type TouchMatch } from "./paths.ts";
 import {
   doubtfulPlace,
   editLines,
@@ -82,6 +82,8 @@ export interface BlameChange {
   after: string | null;
   /** How this change's text relates to the requested line (as {@link BlameSession.line}). */
   line: "wrote" | "replaced" | null;
+  /** `line` is told by the line's text, which is repeated: it may be another occurrence. */
+  lineUnsure?: true;
   /** An edit that replaced every occurrence of its old text (`replace_all`). */
   replaceAll?: boolean;
 }
@@ -103,6 +105,12 @@ export interface BlameSession {
   last: number | null;
   /** How its spans relate to the requested line; null without a line or a match. */
   line: "wrote" | "replaced" | null;
+  /**
+   * Each of its changes that gave `line` told it by the line's text alone, and that text is
+   * repeated (in the file, or in a change of it): another occurrence may be the one it
+   * wrote or replaced (trial 108 F2: `    pass` credited to three sessions).
+   */
+  lineUnsure?: true;
   /** Successful edits and writes (one per call), in session order. */
   changes: BlameChange[];
   /** A command of the session removed the file after its last touch (lib/memory/moves.ts). */
@@ -213,7 +221,9 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     : m.match === "basename" && opts.line >= 1
     ? { number: opts.line, text: null, note: "only files of the same name elsewhere were touched" }
     : lineInfo(opts.line, body);
-  const at: LineAt | null = line?.text ? { text: line.text, number: line.number, body } : null;
+  const at: LineAt | null = line?.text
+    ? { text: line.text, number: line.number, body, repeated: repeatedIn(line.text, body, m) }
+    : null;
   const bySession = new Map<number, FileTouch[]>();
   for (const t of m.touches) {
     const list = bySession.get(t.sessionId) ?? [];
@@ -280,7 +290,19 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     const moves = movesAfter(store, e.session.id, e.session.project, last);
     for (const [k, later] of moves) {
-      if (before?.includes(resolvedIn(k, e.session.project) ?? k)) continue;
+      // A move of an earlier name is the one that brought the file here, unless it went on
+      // past here, or was then removed (trial 108 F5: `mv x.py tmp.py && mv y.py x.py && mv
+      // tmp.py y.py`; blame of tmp.py said "moved here from x.py", not that it left for y.py).
+      // A copy's source going on takes nothing from the copy.
+      if (before?.includes(resolvedIn(k, e.session.project) ?? k)) {
+        if (e.copied || later.unsure) continue;
+        const to = later.moved_to === undefined
+          ? undefined
+          : resolvedIn(later.moved_to, e.session.project);
+        // Where this session left it: here, or where a later session moved it from.
+        const left = earlier ? earlier.path : m.target;
+        if (!later.removed && (to === undefined || to === left)) continue;
+      }
       Object.assign(e, later);
       break;
     }
@@ -312,11 +334,26 @@ function awayOf(store: Store, away: Map<number, MoveAway>): NonNullable<BlameRes
   return rows.map((s) => ({ session: s.native_id, harness: s.harness, move: away.get(s.id)! }));
 }
 
+/** `wrote the line`, or `may have written the line` when told by a repeated text alone. */
+export function lineWords(line: "wrote" | "replaced", unsure?: true): string {
+  return unsure
+    ? `may have ${line === "wrote" ? "written" : "replaced"} the line`
+    : `${line} the line`;
+}
+
 /** The requested line: its trimmed text, its number, and the file it is in as now. */
 interface LineAt {
   text: string;
   number: number;
   body?: string;
+  /** The text is on more than one line of the file, or of one side of a change of it. */
+  repeated: boolean;
+}
+
+/** Whether line text `text` is repeated in `body` or in one side of a touch of `m`. */
+function repeatedIn(text: string, body: string | undefined, m: TouchMatch): boolean {
+  if (lineCount(body ?? null, text) > 1) return true;
+  return m.touches.some((t) => lineCount(t.old, text) > 1 || lineCount(t.new, text) > 1);
 }
 
 function entry(
@@ -358,8 +395,9 @@ function entry(
     }
     if (t.op === "edit") e.edits++;
     else e.writes++;
-    const line = at ? lineMark(t.op, spans, at) : null;
-    if (line === "wrote") e.line = "wrote";
+    const mark = at ? lineMark(t.op, spans, at) : null;
+    const line = mark === null ? null : mark.line;
+    if (line === "wrote" && e.line !== "wrote") e.line = "wrote";
     else if (line === "replaced" && e.line === null) e.line = "replaced";
     e.changes.push({
       op: t.op,
@@ -370,8 +408,11 @@ function entry(
       before: null,
       after: null,
       line,
+      ...(mark?.unsure ? { lineUnsure: true as const } : {}),
     });
   }
+  const gave = e.changes.filter((c) => c.line !== null && c.line === e.line);
+  if (gave.length && gave.every((c) => c.lineUnsure)) e.lineUnsure = true;
   return e;
 }
 
@@ -405,7 +446,24 @@ function lineMark(
   op: "edit" | "write",
   spans: readonly FileTouch[],
   at: LineAt,
-): "wrote" | "replaced" | null {
+): { line: "wrote" | "replaced"; unsure?: true } | null {
+  const by = lineMarkOf(op, spans, at);
+  if (by === null || by.placed || !at.repeated) return by && { line: by.line };
+  return { line: by.line, unsure: true };
+}
+
+/**
+ * {@link lineMark}, `placed` when an edit's new text in the file once put the line there:
+ * not told by the line's text alone. An edit whose new text is in the file once, the line
+ * outside it, neither wrote nor replaced the line, however many times its old side held the
+ * text (trial 108 F2: an edit of f's `pass` "replaced" g's `pass` three lines below).
+ */
+function lineMarkOf(
+  op: "edit" | "write",
+  spans: readonly FileTouch[],
+  at: LineAt,
+): { line: "wrote" | "replaced"; placed?: true } | null {
+  const wrote = { line: "wrote" as const };
   const text = at.text;
   const count = (side: "old" | "new") => spans.reduce((n, t) => n + lineCount(t[side], text), 0);
   const added = count("new");
@@ -414,17 +472,17 @@ function lineMark(
     // Where the file is read, by place: the line is one the file keeps of the written content,
     // at the place the diff of the two gives it (trial 10: a later edit put `return None` where
     // the write had `pass`, and the write was credited for the line by its text elsewhere).
-    if (at.body === undefined) return "wrote";
+    if (at.body === undefined) return wrote;
     const body = at.body;
-    return spans.some((t) => keptAt(t.new, body, at.number)) ? "wrote" : null;
+    return spans.some((t) => keptAt(t.new, body, at.number)) ? wrote : null;
   }
   const placed = spans.map((t) => placedMark(t, at));
-  if (placed.includes("wrote")) return "wrote";
+  if (placed.includes("wrote")) return { line: "wrote", placed: true };
   const located = placed.every((p) => p !== undefined);
-  const removed = count("old");
-  if (!located && added > removed) return "wrote";
-  if (added < removed) return "replaced";
   if (located) return null;
+  const removed = count("old");
+  if (added > removed) return wrote;
+  if (added < removed) return { line: "replaced" };
   // Where the text stands whole (trial 64: `timeout = 600` and `BETAMAX` were credited to
   // edits that wrote `timeout = 60` and `BETA`).
   const holds = (t: string | null) => wholeOccurrences(at.text, t!.trim()).count > 0;
@@ -435,7 +493,7 @@ function lineMark(
   const part = spans.some((t) =>
     fragment(t.new) && holds(t.new) && alone(t.new!) && !(fragment(t.old) && holds(t.old))
   );
-  return part ? "wrote" : null;
+  return part ? wrote : null;
 }
 
 /** Whether line `number` (1-based) of `body` is a line of `written` the diff of the two keeps. */

@@ -603,3 +603,58 @@ Deno.test("blame says a session removed or moved the file after touching it", as
     ix.cleanup();
   }
 });
+
+// Trial 108 F2: S1 wrote `def f():\n    pass\n`, S2 added g with its own `pass`, S3 replaced
+// f's `pass` with `return 1`. Blame of g's `pass` (line 5) said S2 and S1 "wrote the line"
+// and S3 "replaced the line", all with certainty.
+Deno.test("blame of a line whose text repeats says a mark told by the text alone may be another occurrence", async () => {
+  const at = (hour: string, id: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/dup",
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    at("08", "a0a0a0a0-0000-4000-8000-000000000108", [
+      { user: "write f" },
+      { write: "/w/dup/dup.py", content: "def f():\n    pass\n" },
+    ]),
+    at("09", "b0b0b0b0-0000-4000-8000-000000000108", [
+      { user: "add g" },
+      {
+        edit: "/w/dup/dup.py",
+        old: "def f():\n    pass\n",
+        new: "def f():\n    pass\n\ndef g():\n    pass\n",
+      },
+    ]),
+    at("10", "c0c0c0c0-0000-4000-8000-000000000108", [
+      { user: "f returns 1" },
+      { edit: "/w/dup/dup.py", old: "def f():\n    pass\n\n", new: "def f():\n    return 1\n\n" },
+    ]),
+  ]);
+  const body = "def f():\n    return 1\n\ndef g():\n    pass\n";
+  try {
+    const b = blame(ix.store, "dup.py", { cwd: "/w/dup", line: 5, readFile: () => body });
+    assertEquals(
+      b.sessions.map((s) => [s.session.native_id.slice(0, 8), s.line, s.lineUnsure]).sort(),
+      [
+        ["a0a0a0a0", "wrote", true],
+        ["b0b0b0b0", "wrote", true],
+        // Its edit is in the file, lines 1-3: it did not touch line 5.
+        ["c0c0c0c0", null, undefined],
+      ],
+    );
+    // A line placed by its edit stays certain.
+    const l2 = blame(ix.store, "dup.py", { cwd: "/w/dup", line: 2, readFile: () => body });
+    assertEquals(
+      l2.sessions.map((s) => [s.session.native_id.slice(0, 8), s.line, s.lineUnsure]).sort(),
+      [["a0a0a0a0", null, undefined], ["b0b0b0b0", null, undefined], [
+        "c0c0c0c0",
+        "wrote",
+        undefined,
+      ]],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

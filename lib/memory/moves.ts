@@ -351,12 +351,22 @@ export interface LaterMove {
 /**
  * Where the file an `mv` of a bare target (`mv x.py lib`) moved is: inside `target` when it
  * is a folder here now, `target` itself when it is a file, undefined when nothing is there
- * (trial 97 F2: `mv q9.py lib` into a folder was "moved later to lib").
+ * (trial 97 F2: `mv q9.py lib` into a folder was "moved later to lib"). A folder moved or
+ * copied (`source`, whole: a folder here now, or a name with no extension) to a folder that
+ * holds nothing of its name became that folder (trial 108 F4: `cp -r lib lib2` was read as
+ * making lib2/lib).
  */
-export function unsureTarget(target: string, from: string): string | undefined {
+export function unsureTarget(target: string, from: string, source?: string): string | undefined {
   try {
     const st = statSync(target, { throwIfNoEntry: false });
-    return st === undefined ? undefined : st.isDirectory() ? join(target, basename(from)) : target;
+    if (st === undefined) return undefined;
+    if (!st.isDirectory()) return target;
+    const inside = join(target, basename(from));
+    if (statSync(inside, { throwIfNoEntry: false }) !== undefined) return inside;
+    const folder = source !== undefined &&
+      (statSync(source, { throwIfNoEntry: false })?.isDirectory() ||
+        !/[^.]\.[^./]+$/.test(basename(from)));
+    return folder ? target : inside;
   } catch {
     return undefined;
   }
@@ -376,7 +386,7 @@ export function toldMoves(moves: FileMoves, project: string | null): FileMoves {
   /** The target as the disk tells it, or undefined when nothing is there. */
   const told = (from: string, to: string) => {
     const abs = resolvedIn(to, project);
-    const now = abs === undefined ? undefined : unsureTarget(abs, from);
+    const now = abs === undefined ? undefined : unsureTarget(abs, from, resolvedIn(from, project));
     return now === undefined ? undefined : now === abs ? to : join(to, basename(from));
   };
   for (const [from, to] of moves.unsure ?? []) {

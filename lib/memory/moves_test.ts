@@ -66,6 +66,17 @@ Deno.test("toldMoves asks the disk whether a bare mv target is a folder, and lea
     const told = toldMoves(fileMoves("mv q9.py lib; mv a.txt notes; mv b.txt gone"), dir);
     assertEquals(told.moved, [["q9.py", "lib/q9.py"], ["a.txt", "notes"]]);
     assertEquals(told.unsure, [["b.txt", "gone"]]);
+    // A folder copied or moved to a folder holding nothing of its name became that folder
+    // (trial 108 F4); one holding its name went into it.
+    Deno.mkdirSync(`${dir}/src`);
+    Deno.mkdirSync(`${dir}/lib2`);
+    Deno.mkdirSync(`${dir}/out/src`, { recursive: true });
+    const folders = toldMoves(fileMoves("cp -r src lib2; cp -r src out; mv pkg lib"), dir);
+    assertEquals(folders.copied?.map((c) => [c.from, c.to]), [["src", "lib2"], [
+      "src",
+      "out/src",
+    ]]);
+    assertEquals(folders.moved, [["pkg", "lib"]]);
     assertEquals(
       movedWords({ moved_to: "gone", unsure: true }),
       "to gone, or into a folder gone (cannot tell which)",

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { type MoveCommand, moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
@@ -30,6 +30,9 @@ import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./p
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
 import type { SessionRow } from "../rows.ts";
+
+/** How many folders up from a file a move or copy of a folder holding it is looked for. */
+const FOLDERS = 3;
 
 /**
  * The sessions that may have moved a file of a name, and each session's move commands, read
@@ -48,6 +51,20 @@ export class MoveReads {
       this.named.set(name, ids);
     }
     return ids;
+  }
+  /**
+   * Sessions whose commands name the file at `path` (whole) or one of the {@link FOLDERS}
+   * folders holding it beside `mv` or `cp`: a folder moved or copied moved the files in it
+   * (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
+   */
+  movingPath(path: string): number[] {
+    const ids = new Set(this.moving(basename(path)));
+    let dir = dirname(path);
+    for (let i = 0; i < FOLDERS && dir !== dirname(dir); i++, dir = dirname(dir)) {
+      const name = basename(dir);
+      if (!overLikeBound(name)) { for (const id of this.moving(name)) ids.add(id); }
+    }
+    return [...ids];
   }
   /** Session `sid`'s moves and removals, in order (./moves.ts `moveCommands`). */
   commands(sid: number): MoveCommand[] {
@@ -169,6 +186,12 @@ interface NameBefore {
   bySession: number;
   /** It copied the file here (`cp`) rather than moving it. */
   copied?: true;
+  /**
+   * The names the file had after `path` and before the one asked, oldest first, when the
+   * sessions that gave it them only moved it (trial 108 F1: `mv r.py s.py` in one session,
+   * `mv s.py t.py` in the next); `by` is then the session that moved it to the name asked.
+   */
+  via?: string[];
 }
 
 /** How many moves across sessions a file's history is followed back through. */
@@ -190,7 +213,7 @@ export function withEarlierNames(
   const base = basename(m.target);
   if (!m.target.startsWith("/") || !base || overLikeBound(base)) return m;
   const asked = new Set(m.touches.map((t) => t.sessionId));
-  for (const id of reads.moving(base)) asked.add(id);
+  for (const id of reads.movingPath(m.target)) asked.add(id);
   const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) });
   const found: FileTouch[] = [];
   const renamed = new Map<number, string[]>();
@@ -322,20 +345,32 @@ function touchesBefore(
       const rows = Q.fileTouches.all(store, { like: likeName(st.path), path: st.path })
         .filter((r) => r.session_id !== st.bySession && r.time !== null && r.time < st.before);
       const ids = new Set(rows.map((r) => r.session_id));
-      for (const id of reads.moving(basename(st.path))) if (id !== st.bySession) ids.add(id);
+      for (const id of reads.movingPath(st.path)) if (id !== st.bySession) ids.add(id);
       if (!ids.size) continue;
       for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...ids]) })) {
-        const mine = rows.filter((r) =>
-          r.session_id === s.id && resolvedIn(r.path, s.project) === st.path
-        ).map(toTouch);
         // The name's changes of a session that moved a file there itself, before the move.
         const names = earlierNames(store, s.id, s.project, st.path, reads.commands(s.id));
+        // Its touches of the name before it moved a file there were of another file, moved
+        // away or replaced (trial 108 F4: S3 wrote x.py and y.py and swapped them, S16 ran `git
+        // mv y.py yy.py`; S3's y.py write, then its swap, ended the chain at S3).
+        const came = names.at(-1)?.until ?? -1;
+        const mine = rows.filter((r) =>
+          r.session_id === s.id && r.seq >= came && resolvedIn(r.path, s.project) === st.path
+        ).map(toTouch);
         const moved = namesTouches(store, s, names).filter((t) =>
           t.time !== null && t.time < st.before
         );
-        if (!mine.length && !moved.length) continue;
+        if (!mine.length && !moved.length) {
+          // Only moved the file to this name, before the later move: followed on back through
+          // it (trial 108 F1: S9 wrote r.py, S10 ran `mv r.py s.py`, S11 `mv s.py t.py`; blame
+          // of t.py said no session touched it).
+          const on = names.length ? passedThrough(store, s, names, st, reads) : undefined;
+          if (on) next.push(on);
+          continue;
+        }
         // Removed or moved away after its last touch: the file it touched was another one.
-        const last = Math.max(...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
+        // (From the move that brought it there on, when one did: the file was there only then.)
+        const last = Math.max(came, ...mine.map((t) => t.seq), ...moved.map((t) => t.seq));
         const after = movesAfter(
           store,
           s.id,
@@ -351,8 +386,10 @@ function touchesBefore(
           byHarness: st.byHarness,
           ...(st.copied ? { copied: true as const } : {}),
         });
+        if (names.length || st.via) {
+          renamed.set(s.id, [...names.map((n) => n.path), st.path, ...st.via ?? []]);
+        }
         if (names.length) {
-          renamed.set(s.id, [...names.map((n) => n.path), st.path]);
           const start = moveStart(store, s, names[0]);
           if (start) {
             next.push({
@@ -367,6 +404,36 @@ function touchesBefore(
     queue = next;
   }
   return out;
+}
+
+/**
+ * The name the file had before session `s` moved it to `st.path` (`names`, its names in `s`,
+ * oldest first), when `s` touched none of them: the start to follow back, with `st`'s later
+ * names and mover kept. Undefined when the move came after `st`'s (by time), `s` made the
+ * file itself, or `s` moved it away from `st.path` again (another file came there after).
+ */
+function passedThrough(
+  store: Store,
+  s: SessionRow,
+  names: readonly EarlierName[],
+  st: NameBefore,
+  reads: MoveReads,
+): NameBefore | undefined {
+  const came = names.at(-1)!.until;
+  const time = Q.eventsBetween.all(store, { session: s.id, from: came, to: came })[0]?.time;
+  if (typeof time !== "number" || time >= st.before) return undefined;
+  if (movesAfter(store, s.id, s.project, new Map([[st.path, came]]), reads.commands(s.id)).size) {
+    return undefined;
+  }
+  const start = moveStart(store, s, names[0]);
+  if (!start) return undefined;
+  return {
+    ...start,
+    by: st.by,
+    byHarness: st.byHarness,
+    via: [...names.slice(1).map((n) => n.path), st.path, ...st.via ?? []],
+    ...(st.copied ? { copied: true as const } : {}),
+  };
 }
 
 /** A move of the file at a path away from it, by some session (./renames.ts {@link movesAway}). */
@@ -397,7 +464,7 @@ export function movesAway(
   const base = basename(target);
   if (!base || overLikeBound(base)) return [];
   const asked = new Set(touched);
-  for (const id of reads.moving(base)) asked.add(id);
+  for (const id of reads.movingPath(target)) asked.add(id);
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
@@ -451,8 +518,12 @@ export function withoutMovedAway(
    * wrote deploy.yaml before moving or removing it).
    */
   const after = (t: FileTouch) => {
+    // A touch under an earlier name: the file was here only after the move that brought it
+    // (a swap in one command moves the name's old file away first: trial 108 F5, y.py went on
+    // to yy.py by a later `git mv`, never said). The session's own moves on blame reads itself.
+    const came = own(t) ? -1 : m.cameAt?.get(t.sessionId) ?? -1;
     const mv = moves.find((x) =>
-      x.session === t.sessionId ? x.seq > t.seq : t.time !== null && x.time > t.time
+      x.session === t.sessionId ? x.seq > t.seq && x.seq > came : t.time !== null && x.time > t.time
     );
     if (!mv) return undefined;
     const anew = writes.some((w) =>

@@ -439,3 +439,204 @@ Deno.test("blame and restore follow a copy back to its source's history up to th
     ix.cleanup();
   }
 });
+
+// Trial 108 F1: S1 wrote r.py, S2 ran `mv r.py s.py`, S3 `mv s.py t.py`: blame and restore of
+// t.py said no session touched it. A swap across sessions (`mv p.py tmp2.py`, then `mv q.py
+// p.py && mv tmp2.py q.py`) gave q.py the history of the q.py that went to p.py.
+Deno.test("a file moved by sessions that only moved it is followed back through all of them", async () => {
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: P,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("e1e1e1e1-0000-4000-8000-000000000108", "08", [
+      { user: "write r, p and q" },
+      { write: `${P}/r.py`, content: "R = 'romeo'\n" },
+      { write: `${P}/p.py`, content: "P = 'papa'\n" },
+      { write: `${P}/q.py`, content: "Q = 'quebec'\n" },
+    ]),
+    spec("e2e2e2e2-0000-4000-8000-000000000108", "09", [
+      { user: "move r, put p aside" },
+      { bash: "mv r.py s.py", out: "", exit: 0 },
+      { bash: "mv p.py tmp2.py", out: "", exit: 0 },
+    ]),
+    spec("e3e3e3e3-0000-4000-8000-000000000108", "10", [
+      { user: "move s, finish the swap" },
+      { bash: "mv s.py t.py", out: "", exit: 0 },
+      { bash: "mv q.py p.py && mv tmp2.py q.py", out: "", exit: 0 },
+    ]),
+  ]);
+  try {
+    const t = blame(ix.store, "t.py", { cwd: P });
+    assertEquals(
+      t.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.writes,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+      ]),
+      [["e1e1e1e1", 1, [`${P}/r.py`, `${P}/s.py`], "e3e3e3e3"]],
+    );
+    assertEquals(listSpans(ix.store, "t.py", { cwd: P }).spans.map((s) => s.text), [
+      "R = 'romeo'\n",
+    ]);
+    // q.py holds what S1 wrote as p.py; S1's q.py went to p.py.
+    const q = listSpans(ix.store, "q.py", { cwd: P });
+    assertEquals(q.spans.map((s) => [s.path, s.text]), [[`${P}/p.py`, "P = 'papa'\n"]]);
+    const qb = blame(ix.store, "q.py", { cwd: P });
+    assertEquals(qb.sessions.map((s) => [s.paths, s.earlier_names]), [
+      [[`${P}/p.py`], [`${P}/p.py`, `${P}/tmp2.py`]],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 108 F4: S1 wrote x.py and y.py and swapped them in one command, S2 ran `git mv y.py
+// yy.py`: S1's write of the y.py that went to x.py, then its swap, ended the chain, and blame
+// of yy.py said no session touched it.
+Deno.test("a later move of a file a session swapped in follows it back to the write it came from", async () => {
+  const ix = await indexSessions([{
+    id: "f1f1f1f1-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write x and y, swap them" },
+      { write: `${P}/x.py`, content: "X = 'xray'\n" },
+      { write: `${P}/y.py`, content: "Y = 'yankee'\n" },
+      { bash: "mv x.py tmp.py && mv y.py x.py && mv tmp.py y.py", out: "", exit: 0 },
+    ],
+  }, {
+    id: "f2f2f2f2-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [{ user: "rename y" }, { bash: "git mv y.py yy.py", out: "", exit: 0 }],
+  }]);
+  try {
+    const b = blame(ix.store, "yy.py", { cwd: P });
+    assertEquals(
+      b.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.paths,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+      ]),
+      [["f1f1f1f1", [`${P}/x.py`], [`${P}/x.py`, `${P}/y.py`], "f2f2f2f2"]],
+    );
+    assertEquals(listSpans(ix.store, "yy.py", { cwd: P }).spans.map((s) => s.text), [
+      "X = 'xray'\n",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 108 F4: `cp -r lib lib2` (and `mv` of a folder) made files blame and restore never
+// followed: "no session touched lib2/a.py itself".
+Deno.test("a file in a folder a later session copied or moved whole is followed back to the folder's file", async () => {
+  const dir = tempDir("deja-folders-");
+  for (const d of ["lib", "lib2", "pkg2"]) mkdirSync(join(dir, d));
+  writeFileSync(join(dir, "lib", "a.py"), "ALPHA_VALUE = 1\n");
+  writeFileSync(join(dir, "lib2", "a.py"), "ALPHA_VALUE = 1\n");
+  writeFileSync(join(dir, "pkg2", "b.py"), "BRAVO_VALUE = 1\n");
+  const ix = await indexSessions([{
+    id: "a8a8a8a8-0000-4000-8000-000000000108",
+    cwd: dir,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write lib/a and pkg/b" },
+      { write: `${dir}/lib/a.py`, content: "ALPHA_VALUE = 1\n" },
+      { write: `${dir}/pkg/b.py`, content: "BRAVO_VALUE = 1\n" },
+    ],
+  }, {
+    id: "b8b8b8b8-0000-4000-8000-000000000108",
+    cwd: dir,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { user: "copy lib, rename pkg" },
+      { bash: "cp -r lib lib2", out: "", exit: 0 },
+      { bash: "mv pkg pkg2", out: "", exit: 0 },
+    ],
+  }]);
+  try {
+    const row = (typed: string) =>
+      blame(ix.store, typed, { cwd: dir, line: 1 }).sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.line,
+        s.earlier_names,
+        s.moved_by?.slice(0, 8),
+        s.copied,
+      ]);
+    assertEquals(row("lib2/a.py"), [["a8a8a8a8", "wrote", [`${dir}/lib/a.py`], "b8b8b8b8", true]]);
+    assertEquals(row("pkg2/b.py"), [[
+      "a8a8a8a8",
+      "wrote",
+      [`${dir}/pkg/b.py`],
+      "b8b8b8b8",
+      undefined,
+    ]]);
+    assertEquals(listSpans(ix.store, "pkg2/b.py", { cwd: dir }).spans.map((s) => s.text), [
+      "BRAVO_VALUE = 1\n",
+    ]);
+    // The source folder's file keeps its own history; the moved one says where it went.
+    assertEquals(row("lib/a.py"), [["a8a8a8a8", "wrote", undefined, undefined, undefined]]);
+    const pkg = blame(ix.store, "pkg/b.py", { cwd: dir });
+    assertEquals(pkg.sessions.map((s) => [s.moved_to, s.moved_on_by?.slice(0, 8)]), [
+      [`${dir}/pkg2/b.py`, "b8b8b8b8"],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 108 F5: blame of a name a session moved the file to and then on from, in the same
+// session (`mv x.py tmp.py && … && mv tmp.py y.py`, `mv m1.py m2.py` then `mv m2.py m3.py`),
+// said "moved here from …" and not where the file went; nor did y.py say a later session
+// moved it on (`git mv y.py yy.py`).
+Deno.test("blame of a name a file passed through says where it went on to", async () => {
+  const ix = await indexSessions([{
+    id: "c8c8c8c8-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T08:00:00Z",
+    turns: [
+      { user: "write x, y and m1, swap x and y, move m1 twice" },
+      { write: `${P}/x.py`, content: "X = 'xray'\n" },
+      { write: `${P}/y.py`, content: "Y = 'yankee'\n" },
+      { write: `${P}/m1.py`, content: "M = 'mike'\n" },
+      { bash: "mv x.py tmp.py && mv y.py x.py && mv tmp.py y.py", out: "", exit: 0 },
+      { bash: "mv m1.py m2.py", out: "", exit: 0 },
+      { bash: "mv m2.py m3.py", out: "", exit: 0 },
+    ],
+  }, {
+    id: "d8d8d8d8-0000-4000-8000-000000000108",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [{ user: "rename y" }, { bash: "git mv y.py yy.py", out: "", exit: 0 }],
+  }]);
+  try {
+    const row = (typed: string) =>
+      blame(ix.store, typed, { cwd: P }).sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.moved_from,
+        s.moved_to,
+        s.moved_on_by?.slice(0, 8),
+      ]);
+    assertEquals(row("tmp.py"), [["c8c8c8c8", [`${P}/x.py`], "y.py", undefined]]);
+    assertEquals(row("m2.py"), [["c8c8c8c8", [`${P}/m1.py`], "m3.py", undefined]]);
+    // Where it stayed, no move on is said.
+    assertEquals(row("m3.py"), [["c8c8c8c8", [`${P}/m1.py`, `${P}/m2.py`], undefined, undefined]]);
+    assertEquals(row("y.py"), [["c8c8c8c8", [`${P}/x.py`], `${P}/yy.py`, "d8d8d8d8"]]);
+    // Moved on by a later session to the name asked: no move on from it.
+    const yy = blame(ix.store, "yy.py", { cwd: P }).sessions;
+    assertEquals(yy.map((s) => [s.earlier_names, s.moved_to]), [[
+      [`${P}/x.py`, `${P}/y.py`],
+      undefined,
+    ]]);
+    const text = blameAnswer(ix.store, "tmp.py", {}, P, "/nowhere");
+    assertEquals(/moved later to y\.py/.test(text), true, text);
+  } finally {
+    ix.cleanup();
+  }
+});
