@@ -410,6 +410,11 @@ export const Q = {
     ["session", "call"],
   ),
   /** A result recorded before its call (rare; streamed stores): its status JSON. */
+  /** The text of the first result of call `call` (a move command's output, lib/memory/moves.ts). */
+  resultTextForCall: query<{ session: number; call: string }, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_result' LIMIT 1`,
+    ["session", "call"],
+  ),
   resultForCall: query<{ session: number; call: string }, { data: string | null }>(
     `SELECT data FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_result' LIMIT 1`,
     ["session", "call"],

@@ -99,6 +99,32 @@ function commands(line: string): string[][] {
       else word += ch;
       continue;
     }
+    if (ch === ">" || ch === "<" || (ch === "&" && line[i + 1] === ">")) {
+      // A redirection is no word of the command (trial 110 F1: `mv a.py b.py 2>&1` moved
+      // a.py into a folder `2>`, its `&` read as the end of the command): its file descriptor
+      // (`2>`), the operator (`>`, `>>`, `&>`, `>&1`, `<`) and its target are left out.
+      if (/^\d+$/.test(word)) {
+        word = "";
+        open = false;
+      } else endWord();
+      if (ch === "&") i++;
+      while (line[i + 1] === ">" || line[i + 1] === "<") i++;
+      if (line[i + 1] === "&") {
+        i++;
+        while (/[\d-]/.test(line[i + 1] ?? "")) i++;
+        continue;
+      }
+      while (line[i + 1] === " " || line[i + 1] === "\t") i++;
+      let q: string | null = null;
+      for (; i + 1 < line.length; i++) {
+        const c = line[i + 1];
+        if (q) {
+          if (c === q) q = null;
+        } else if (c === "'" || c === '"') q = c;
+        else if (/[\s;&|<>]/.test(c)) break;
+      }
+      continue;
+    }
     if (ch === "'" || ch === '"') {
       quote = ch;
       open = true;
@@ -311,7 +337,13 @@ export function moveCommands(store: Store, sid: number): MoveCommand[] {
     if (!/\b(?:rm|mv|unlink|cp)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") {
       continue;
     }
-    out.push({ seq: r.seq, command: r.command, moves: fileMoves(r.command) });
+    // Its output, where the store's status leaves it out: a line that went on after the move
+    // exited 0 whatever the move did.
+    const output = r.output ??
+      (r.call_id === null
+        ? null
+        : Q.resultTextForCall.get(store, { session: sid, call: r.call_id })?.text);
+    out.push({ seq: r.seq, command: r.command, moves: notRefused(fileMoves(r.command), output) });
   }
   // The person's own `!` commands (trial 106 F2): no exit recorded; one whose output reports
   // a failure (`mv: cannot move …`, the program's own prefix, or an error line) moved nothing.
@@ -377,6 +409,24 @@ export function movedWords(m: { moved_to?: string; unsure?: true }): string {
   return m.unsure
     ? `to ${m.moved_to}, or into a folder ${m.moved_to} (cannot tell which)`
     : `to ${m.moved_to}`;
+}
+
+/**
+ * `moves` less what the command's output says a program of it refused (`mv: cannot move …`,
+ * `cp: cannot stat …`, `rm: cannot remove …`): a line that went on after it (`mv a lib/; echo
+ * done`) exits 0, and its move was read as made (trial 110 F2).
+ */
+function notRefused(moves: FileMoves, output: string | null | undefined): FileMoves {
+  if (!output) return moves;
+  const said = new Set([...output.matchAll(/^(mv|cp|rm|unlink): /gm)].map((m) => m[1]));
+  if (!said.size) return moves;
+  const out: FileMoves = {
+    removed: said.has("rm") || said.has("unlink") ? [] : moves.removed,
+    moved: said.has("mv") ? [] : moves.moved,
+  };
+  if (moves.unsure && !said.has("mv")) out.unsure = moves.unsure;
+  if (moves.copied && !said.has("cp")) out.copied = moves.copied;
+  return out;
 }
 
 /** {@link FileMoves} with its `unsure` moves told by the disk here ({@link unsureTarget}). */

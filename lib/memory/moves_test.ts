@@ -121,3 +121,25 @@ Deno.test("fileMoves reads a cp as a copy, apart from the moves, its place in th
     copied: [{ from: "a.py", to: "lib", after: 0, unsure: true }],
   });
 });
+
+Deno.test("fileMoves leaves a redirection out of the command's words (trial 110 F1)", () => {
+  // `2>&1` read as `2>` and the end of the command moved the file into a folder `2>`.
+  assertEquals(fileMoves("mv k5.py k6.py 2>&1"), { removed: [], moved: [["k5.py", "k6.py"]] });
+  assertEquals(fileMoves("git mv m5.py m6.py 2>&1 | tee log"), {
+    removed: [],
+    moved: [["m5.py", "m6.py"]],
+  });
+  assertEquals(fileMoves("mv a.py b.py >/dev/null 2>&1 && rm c.py"), {
+    removed: ["c.py"],
+    moved: [["a.py", "b.py"]],
+  });
+  assertEquals(fileMoves("cp k7.py k8.py 2>/dev/null"), {
+    removed: [],
+    moved: [],
+    copied: [{ from: "k7.py", to: "k8.py", after: 0 }],
+  });
+  assertEquals(fileMoves("mv 'x y.py' z.py >> 'move log.txt'; mv p.py q.py &>/dev/null"), {
+    removed: [],
+    moved: [["x y.py", "z.py"], ["p.py", "q.py"]],
+  });
+});

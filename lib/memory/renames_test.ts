@@ -640,3 +640,39 @@ Deno.test("blame of a name a file passed through says where it went on to", asyn
     ix.cleanup();
   }
 });
+
+Deno.test("a move or copy its output says was refused moved nothing, though the line exited 0 (trial 110 F2)", async () => {
+  const ix = await indexSessions([{
+    id: "aaaaaaaa-0000-4000-8000-000000000110",
+    cwd: P,
+    start: "2026-08-01T09:00:00Z",
+    turns: [
+      { write: `${P}/k3.py`, content: "K = 3\n" },
+      { write: `${P}/k9.py`, content: "K = 9\n" },
+      {
+        bash: "mv k3.py lib3/k3.py; echo done",
+        out: "mv: cannot move 'k3.py' to 'lib3/k3.py': No such file or directory\ndone",
+        clean: true,
+      },
+      {
+        bash: "cp k9.py sub9/k9.py; echo copied",
+        out: "cp: cannot create regular file 'sub9/k9.py': No such file or directory\ncopied",
+        clean: true,
+      },
+    ],
+  }]);
+  try {
+    const k3 = blame(ix.store, "k3.py", { cwd: P });
+    assertEquals(k3.sessions.map((s) => [s.writes, s.moved_to]), [[1, undefined]]);
+    for (const path of ["lib3/k3.py", "sub9/k9.py"]) {
+      const b = blame(ix.store, path, { cwd: P });
+      assertEquals(
+        [b.match, b.sessions.filter((s) => s.moved_from?.length).length],
+        ["basename", 0],
+        path,
+      );
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
