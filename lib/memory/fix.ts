@@ -500,6 +500,18 @@ export function adapt(
 }
 
 /**
+ * True when `a` is a change (an edit or write that did not fail) about what failed: of a file
+ * the failure named or acted on (`aboutFailure`), or whose recorded input holds a name the
+ * error gives (`quux_total` of `assert quux_total(2) == 4` in the edit of calc.py).
+ */
+function changeAbout(a: Action, failed: Action, names: readonly string[]): boolean {
+  if ((a.kind !== "edit" && a.kind !== "write") || a.failed) return false;
+  if (aboutFailure(a, failed, names)) return true;
+  const input = a.input?.toLowerCase();
+  return !!input && names.some((n) => n.length > 3 && input.includes(n.toLowerCase()));
+}
+
+/**
  * What ran next failed too (another error: a lint run, a probe), and nothing ran the failed
  * command again: a change made later of what the failure was about (a file it named or acted
  * on, `aboutFailure`), before the person's next request, then a command that did not fail, is
@@ -518,10 +530,7 @@ function changedLater(
 ): Followed | null {
   if (failed.kind !== "command") return null;
   const before = (a: Action) => a.seq > at && a.seq < (asked ?? Infinity);
-  const change = acts.find((a) =>
-    before(a) && (a.kind === "edit" || a.kind === "write") && !a.failed &&
-    aboutFailure(a, failed, names)
-  );
+  const change = acts.find((a) => before(a) && changeAbout(a, failed, names));
   if (!change) return null;
   const i = acts.findIndex((a) =>
     a.seq > change.seq && before(a) && a.kind === "command" && !a.failed && !a.noResult &&
@@ -775,10 +784,13 @@ export function findFixes(
     const next = after.next;
     // Nothing checked it (the failed action never ran again): what ran next is a fix only when
     // it is about the error, or files changed before it (the edits may be the fix).
+    // Files changed count only when a change is about what failed (trial 110 F5: an edit of
+    // README.md, then `pytest`, offered as the fix of `KeyError: 'APP_PORT'` in server.py; the
+    // edit that fixed an earlier error offered for a later `ls` of a missing folder).
     if (
       !after.checked && !after.gone &&
       !aboutFailure(next, failedAct, about()) &&
-      !editedBetween(store, sid, last.seq, next.seq).length
+      !acts.some((a) => a.seq > last.seq && a.seq < next.seq && changeAbout(a, failedAct, about()))
     ) continue;
     // The error back in other words in the output of what ran next, whose status does not say
     // it went well (trial 10: `railway up … | head -30`, exit 0 of head, printed `Invalid

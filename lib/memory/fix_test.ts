@@ -1279,3 +1279,24 @@ Deno.test("findFixes takes a later change of what failed, then a command that pa
     ix.cleanup();
   }
 });
+
+// Trial 110 F5: an edit of another file, then another command, offered as the fix of an error
+// whose command never ran again.
+Deno.test("findFixes offers no change of a file the error is not about, when nothing checked it", async () => {
+  const s: SessionSpec = {
+    id: "1b1b000b-0000-4000-8000-00000000000b",
+    cwd: "/w/eleven",
+    start: "2026-08-13T10:00:00Z",
+    turns: [
+      { bash: "python server.py", out: "KeyError: 'ZORBLE_PORT'", exit: 1 },
+      { edit: "/w/eleven/README.md", old: "# Eleven", new: "# Eleven\nSee docs." },
+      { bash: "pytest -q", out: "2 passed in 0.01s", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    assertEquals(findFixes(ix.store, "KeyError: 'ZORBLE_PORT'").status, "no_fix");
+  } finally {
+    ix.cleanup();
+  }
+});
