@@ -1038,3 +1038,31 @@ Deno.test("conversations begun in the folder since the server started are no his
     ix.cleanup();
   }
 });
+
+Deno.test("recall marks a session holding the words only across its events, as the CLI does (trial 109 F2)", async () => {
+  const ix = await indexSessions([
+    {
+      id: "71719101-0000-4000-8000-000000000001",
+      cwd: "/w/zoo",
+      start: "2026-11-10T12:00:00Z",
+      turns: [{ user: "the quokka frost alarm went off" }, { say: "Checked the alarm." }],
+    },
+    {
+      id: "71719102-0000-4000-8000-000000000002",
+      cwd: "/w/zoo",
+      start: "2026-11-11T12:00:00Z",
+      turns: [{ user: "a quokka at the zoo" }, { say: "frost overnight" }],
+    },
+  ]);
+  try {
+    const t = text(await call(ix, { mode: "recall", query: "quokka frost" }));
+    const head = (id: string) => t.split("\n").find((l) => l.includes(` · ${id} · `)) ?? "";
+    assert(head("71719101") && !head("71719101").includes("across"), t);
+    assertMatch(head("71719102"), / · words across events$/);
+    // Every hit spread: the header says it once, no hit repeats it (as the CLI).
+    const all = text(await call(ix, { mode: "recall", query: "zoo overnight" }));
+    assert(!all.includes("words across events"), all);
+  } finally {
+    ix.cleanup();
+  }
+});
