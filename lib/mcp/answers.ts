@@ -19,8 +19,7 @@ import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { editChange, type FixEdit } from "../memory/fix_edits.ts";
-import { enclosingProject, type HowResult, howRuns, runsPhrase } from "../memory/how.ts";
-import { outcomeMix } from "../memory/outcome.ts";
+import { enclosingProject, type HowResult, howRuns, runsStatus } from "../memory/how.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, commandOneLine, plural, tilde } from "../../core/text.ts";
@@ -500,7 +499,7 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
   }
   const blocks = r.commands.map((c) => {
     // The user's own runs (`!` shell mode) said as theirs (trial 103 F9).
-    const mix = runsPhrase(c, outcomeMix(c), "the user");
+    const mix = runsStatus(c, "the user");
     // Calls none of which got a result were made, not run (trial 103 F7).
     return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ${
       c.noResult === c.runs ? "called" : "ran"
