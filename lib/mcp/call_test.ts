@@ -8,6 +8,8 @@ import { remember } from "../memory/notes.ts";
 import { FRAME_CLOSE, FRAME_OPEN, FRAME_PREAMBLE, stripFrames } from "../../core/frame.ts";
 import type { ToolResult } from "./protocol.ts";
 import { tempDir } from "../../tests/_tmp.ts";
+import { blame } from "../memory/blame.ts";
+import { defaultHidden } from "../search/sessions.ts";
 
 const S: SessionSpec = {
   id: "71710001-0000-4000-8000-000000000001",
@@ -630,6 +632,14 @@ Deno.test("blame says the throwaway projects' sessions it left out", async () =>
     assertStringIncludes(reached, "71710009");
     const shown = text(await call(ix, { mode: "blame", path: "/w/svc/server.js" }));
     assert(!shown.includes("left out"), shown);
+    // Under a filter, only the hidden sessions it keeps are counted (trial 109 F9: under
+    // harness aider, other harnesses' throwaway sessions were "left out").
+    const hidden = defaultHidden(ix.store, { env: ix.env, here: ix.root, auto: true });
+    const left = (harness: string[]) =>
+      blame(ix.store, "server.js", { cwd: ix.root, harness, hidden }).hidden;
+    assertEquals([left(["claude"]), left(["codex"])], [1, 0]);
+    const kept = text(await call(ix, { mode: "blame", path: "server.js", harness: "claude" }));
+    assertStringIncludes(kept, "1 session of throwaway or excluded projects left out");
   } finally {
     ix.cleanup();
   }
