@@ -70,3 +70,19 @@ Deno.test("a pasted error is read whole up to 1 MiB, else its start and its end,
   assertEquals(errorArg(huge).length, ERROR_TEXT_MAX + 1);
   assert(errorArg(huge).endsWith("\nError: the end"));
 });
+
+Deno.test("length limits count characters, an emoji one, in the limit and its message (trial 109 F6)", () => {
+  const emoji = "😀";
+  // 2000 emoji are 4000 UTF-16 units: within the 2,000-character limit.
+  assertEquals(argProblem({ mode: "recall", query: emoji.repeat(2000) }), undefined);
+  assertEquals(
+    argProblem({ mode: "recall", query: emoji.repeat(1001) + "x".repeat(1000) }),
+    "query is 2001 characters long: at most 2000 are accepted",
+  );
+  assertEquals(
+    argProblem({ mode: "remember", text: emoji.repeat(8001) }),
+    "text is 8001 characters long: at most 8000 are accepted",
+  );
+  assertEquals(argProblem({ mode: "recall", query: "q", harness: emoji.repeat(2000) }), undefined);
+  assertEquals(argProblem({ mode: "recall", query: "é".repeat(2000) }), undefined);
+});
