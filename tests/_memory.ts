@@ -63,6 +63,8 @@ export interface SessionSpec {
   agent?: string;
   /** The model each reply names (`message.model`). */
   model?: string;
+  /** The session's title, as Claude Code records one it generated (an `ai-title` line). */
+  title?: string;
 }
 
 /** Claude Code JSONL lines for one session. */
@@ -103,6 +105,9 @@ export function claudeLines(s: SessionSpec): string[] {
       ...(extra ? { toolUseResult: extra } : {}),
     }));
   };
+  if (s.title !== undefined) {
+    lines.push(JSON.stringify({ type: "ai-title", aiTitle: s.title, sessionId: s.id }));
+  }
   for (const turn of s.turns) {
     n++;
     t += 60_000;

@@ -367,3 +367,52 @@ Deno.test("hook-tool-after reads Gemini's llmContent without its part labels", a
     ix.cleanup();
   }
 });
+
+Deno.test("a PostToolUse whose harness says the call succeeded is no failure, whatever its output holds (trial 109 F5)", async () => {
+  const err = "RuntimeException: '-BeTrue' is not a valid Should operator.";
+  const ix = await indexSessions([{
+    id: "9e390000-0000-4000-8000-000000000109",
+    cwd: "/w/pester",
+    start: "2026-01-13T20:50:00Z",
+    turns: [
+      { bash: "npm test", out: err, exit: 1 },
+      { edit: "/w/pester/Setup.Tests.ps1", old: "-BeTrue", new: "-Be $true" },
+      { bash: "npm test", out: "Tests Passed: 3", exit: 0 },
+    ],
+  }]);
+  let calls = 0;
+  const event = (response: Record<string, unknown>, harness: string[]) =>
+    run(
+      ix.env,
+      ["hook-tool-after", ...harness],
+      JSON.stringify({
+        session_id: `f5-${calls++}`, // a new session each: nothing is held back as said
+        cwd: "/w/pester",
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "npm test" },
+        tool_response: response,
+      }),
+    );
+  try {
+    for (const harness of [["--harness", "codex"], []]) {
+      // No word of success: the error line is read as the failure, and its fix said.
+      const unsaid = await event({ stdout: err, stderr: "" }, harness);
+      assertEquals(unsaid.code, 0);
+      assertStringIncludes(unsaid.out, "edit Setup.Tests.ps1");
+      for (const ok of [{ is_error: false }, { isError: false }, { success: true }]) {
+        const r = await event({ stdout: err, stderr: "", ...ok }, harness);
+        assertEquals([r.code, r.out], [0, ""], JSON.stringify(ok));
+      }
+    }
+    const said = { stdout: err, stderr: "" };
+    assertEquals(failureText({ tool_response: { ...said, is_error: false } }), undefined);
+    assertEquals(failureText({ tool_response: { ...said, is_error: true } }), err);
+    // A stated non-zero exit outweighs the flag (a store's `is_error` may mean only that the
+    // tool ran).
+    const exit1 = { stdout: `${err}\nExit code 1`, stderr: "", is_error: false };
+    assertEquals(failureText({ tool_response: exit1 }), `${err}\nExit code 1`);
+  } finally {
+    ix.cleanup();
+  }
+});

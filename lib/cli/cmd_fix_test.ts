@@ -11,6 +11,7 @@ import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { fixCmd, fixData, parseFix } from "./cmd_fix.ts";
 import { fixAnswer } from "../mcp/answers.ts";
+import { FRAME_PREAMBLE } from "../../core/frame.ts";
 
 const ID = "f1c50000-1111-4222-8333-444455556666";
 const ERROR = "Error: Cannot find module 'express'";
@@ -215,9 +216,13 @@ Deno.test("fix says a session holds only the error's general form when it lacks 
     }, json.io);
     const doc = JSON.parse(json.out());
     assertEquals([doc.specific, doc.names, doc.mentioned[0].specific], [false, ["is-odd"], false]);
+    // To a model, the line a session holds is recorded text: framed after deja's sentence
+    // (trial 109 F1).
+    const mcp = fixAnswer(ix.store, "Error: Cannot find module 'is-odd'", {});
+    assertStringIncludes(mcp, "only in its general form, not 'is-odd'.");
     assertStringIncludes(
-      fixAnswer(ix.store, "Error: Cannot find module 'is-odd'", {}),
-      "only in its general form 'Cannot find module', not 'is-odd'",
+      mcp,
+      `${FRAME_PREAMBLE}\nThe error as a session holds it: Cannot find module\n`,
     );
   } finally {
     ix.cleanup();

@@ -15,8 +15,7 @@ import { commandLines, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
-import { enclosingProject, type HowResult, howRuns, runsPhrase } from "../memory/how.ts";
-import { outcomeMix } from "../memory/outcome.ts";
+import { enclosingProject, type HowResult, howRuns, runsStatus } from "../memory/how.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import {
   hiddenHint,
@@ -148,17 +147,8 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
       : `Elsewhere (none ran in ${tilde(r.here, io.env.home)}):`;
     if (label !== group) out.push(c.bold(label));
     group = label;
-    // A status recorded but not the command's own (`exit 1 of grep`) is said beside the mix,
-    // which counts such a run as unknown (trial 13: `runs: 1 exit unknown` beside exit 1).
-    // A lone run of unknown outcome is its status (trial 14: `1 exit unknown (last exit 0 (||
-    // true))` read as a contradiction); a run that timed out or went to the background says so.
-    const said = h.lastStatus !== `exit ${h.lastExit}` && !h.lastStatus.startsWith("failed") &&
-      !["exit unknown", "no result"].includes(h.lastStatus);
     // The person's own runs (`!` shell mode) said as theirs, no exit recorded (trial 103 F9).
-    const mix = said && h.runs === 1 && h.unknown === 1
-      ? h.lastStatus
-      : runsPhrase(h, outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t), "you") +
-        (said ? c.dim(` (the last: ${h.lastStatus})`) : "");
+    const mix = runsStatus(h, "you", (t, o) => o === "failed" ? c.red(t) : t, c.dim);
     // Calls none of which got a result were made, not run (trial 103 F7: "ran 1 time … runs:
     // 1 exit unknown" of a call that never finished).
     const verb = h.noResult === h.runs ? "called" : "ran";

@@ -472,3 +472,35 @@ Deno.test("SEARCH_OPTION_NAMES are the search command's options", async () => {
   const { SEARCH_OPTION_NAMES } = await import("./common.ts");
   assertEquals([...SEARCH_OPTION_NAMES].sort(), Object.keys(searchCmd.options).sort());
 });
+
+Deno.test("mode how says a run's status as deja how does: exit 1 of rg, timed out, || true (trial 109 F4)", async () => {
+  // Trial 109 F4: mode how said `1 exit unknown` where `deja how` said `exit 1 of rg`.
+  const ix = await indexSessions([{
+    id: "40770000-5555-4222-8333-444455556666",
+    cwd: "/w/py",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "find the python files" },
+      { bash: "rg --files -g '.python-version'", out: "", exit: 1 },
+      { bash: "grep -rn TODO src || true", out: "src/a.ts:3: // TODO", clean: true },
+      { bash: "sleep 5 && echo waited", out: "Command timed out after 1s", exit: 143 },
+    ],
+  }]);
+  try {
+    for (
+      const [words, runs] of [
+        [["rg", "--files"], "runs: exit 1 of rg"],
+        [["grep"], "runs: exit 0 (|| true)"],
+        [["sleep"], "runs: 1 failed (the last: timed out after 1s (exit 143))"],
+      ] as const
+    ) {
+      const pipe = captureIO(ix.env, false);
+      assertEquals(await howCmd.run({ values: {}, positionals: [...words] }, pipe.io), 0);
+      assertStringIncludes(pipe.out(), `; ${runs}\n`);
+      const mcp = howAnswer(ix.store, words.join(" "), {});
+      assertStringIncludes(mcp, `; ${runs}\n`);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

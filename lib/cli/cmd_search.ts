@@ -57,7 +57,7 @@ import {
   symbolHint,
 } from "./_search_notes.ts";
 import { tokens } from "../search/tokenize.ts";
-import { idHolds, shownOfModel } from "./search_words.ts";
+import { acrossEvents, idHolds, shownOfModel } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
 const ROLES: Record<string, string[]> = {
@@ -569,7 +569,6 @@ export function commonWordsOnly(query: string): string[] {
 }
 
 /** The tiers whose results may hold every word in one event or only between events. */
-const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemmed", "close"]);
 
 /**
  * `3 hits` (`5000+ hits` when more matched than were read); a session found by its title alone
@@ -584,9 +583,6 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
   const c = colors(io);
   const res = d.result;
   const out: string[] = [];
-  // A session holding the words only between its events, among others holding them in one
-  // (when all do, the narration says so): marked, as the JSON's `spread` is (trial 15).
-  const apart = SPREAD_TIERS.has(res.tier) && res.results.some((r) => !r.spread);
   const inWindow = insideWindow(res) > 0;
   for (const r of res.results) {
     const marks = [
@@ -594,7 +590,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
         ? c.dim("none of the words, related ones")
         : r.partial
         ? c.dim("some of the words")
-        : apart && r.spread && !r.titleMatch && !r.promptMatch
+        : acrossEvents(res, r) // as the JSON's `spread` is (trial 15)
         ? c.dim("words across events")
         : "",
       r.gaveUp ? c.yellow("gave up") : "",

@@ -18,6 +18,20 @@ import { isStopSlip } from "../search/spelling.ts";
 import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
 import { Q } from "../schema.ts";
 
+/** Tiers where a session may hold the words only between its events (`spread`). */
+const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemmed", "close"]);
+
+/**
+ * Whether hit `r` of `res` is to be marked as holding the words only across its events
+ * (`words across events`): among others holding them in one event (when all are spread, the
+ * narration says so), neither found by its title nor by a prompt that is the query. The CLI
+ * (lib/cli/cmd_search.ts) and mode recall (lib/mcp/recall.ts) mark the same hits (trial 109 F2).
+ */
+export function acrossEvents(res: SearchResult, r: SearchResult["results"][number]): boolean {
+  return SPREAD_TIERS.has(res.tier) && res.results.some((x) => !x.spread) && r.spread &&
+    !r.titleMatch && !r.promptMatch;
+}
+
 /** Words of a query no event holds, and what the query finds without them. */
 export interface Absent {
   words: string[];

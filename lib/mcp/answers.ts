@@ -19,8 +19,7 @@ import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { editChange, type FixEdit } from "../memory/fix_edits.ts";
-import { enclosingProject, type HowResult, howRuns, runsPhrase } from "../memory/how.ts";
-import { outcomeMix } from "../memory/outcome.ts";
+import { enclosingProject, type HowResult, howRuns, runsStatus } from "../memory/how.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, commandOneLine, plural, tilde } from "../../core/text.ts";
@@ -352,16 +351,21 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   });
   if (r.status !== "found") {
     const looked = r.signatures.length ? ` Looked for: ${oneLineForAgent(r.lookedFor, 480)}.` : "";
-    const held = r.mentioned?.length
-      ? ` Sessions: ${
-        r.mentioned.map((m) =>
-          `${shortRef(store, m.harness, m.session)} (${m.harness})${
-            m.title ? ` ${oneLineForAgent(m.title, 80)}` : ""
-          }`
-        ).join("; ")
-      }.`
-      : "";
-    const said = `${r.message[0].toUpperCase()}${r.message.slice(1)}.`;
+    // What sessions recorded (their titles, the line the error is held in) is framed below
+    // deja's own sentence (trial 109 F1: a title carrying orders was sent as deja's words).
+    const recorded = [
+      ...(r.heldForm
+        ? [`The error as a session holds it: ${oneLineForAgent(r.heldForm, 300)}`]
+        : []),
+      ...(r.mentioned?.length ? ["Sessions holding it:"] : []),
+      ...(r.mentioned ?? []).map((m) =>
+        `- ${shortRef(store, m.harness, m.session)} (${m.harness})${
+          m.title ? ` ${oneLineForAgent(m.title, 80)}` : ""
+        }`
+      ),
+    ];
+    const message = r.heldForm ? r.message.replace(` '${r.heldForm}'`, "") : r.message;
+    const said = `${message[0].toUpperCase()}${message.slice(1)}.`;
     // Seen under the filter with no fix: told of the filter only where a fix is seen without.
     const all = () => {
       const wide = findFixes(store, error, {
@@ -371,7 +375,9 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
       return r.seen && wide.status !== "found" ? 0 : wide.seen;
     };
     const lead = r.status === "not_error" ? said : underFilters(f, said, all, "session", !r.seen);
-    return `${lead}${held}${looked}`;
+    const own = `${lead}${looked}`;
+    if (!recorded.length) return own;
+    return `${own}\n${framed(recorded.join("\n"), SMALL_BUDGET - byteLength(own) - 1)}`;
   }
   // An example from another project than the server's says which (trial 62: a Windows
   // `pwsh` run offered in a k3s project with no word of where it ran).
@@ -489,7 +495,7 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
   }
   const blocks = r.commands.map((c) => {
     // The user's own runs (`!` shell mode) said as theirs (trial 103 F9).
-    const mix = runsPhrase(c, outcomeMix(c), "the user");
+    const mix = runsStatus(c, "the user");
     // Calls none of which got a result were made, not run (trial 103 F7).
     return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ${
       c.noResult === c.runs ? "called" : "ran"

@@ -5,7 +5,7 @@
  * one sentence naming the argument and what it accepts (sent to the model as
  * an error result, lib/mcp/call.ts); unknown arguments are ignored.
  *
- * Lengths, in UTF-16 code units (JavaScript string length): `query`, `path`,
+ * Lengths, in characters (Unicode code points: an emoji is one, trial 109 F6): `query`, `path`,
  * `what`, `project` and `harness` at most {@link MAX_QUERY}; `text` (a note)
  * at most {@link MAX_NOTE}; longer is an error, never cut silently. `error`
  * (a pasted error, often a command's whole output) is the exception: it is read
@@ -36,15 +36,33 @@ function kind(v: unknown): string {
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
+/**
+ * Characters of `s` as a person counts them: code points, a pair of UTF-16 surrogates (an
+ * emoji) one (trial 109 F6: 1001 emoji were said to be "2002 characters long").
+ */
+export function characters(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** The first problem with `args`, as a sentence for the model; undefined when they are fine. */
 export function argProblem(args: Record<string, unknown>): string | undefined {
   for (const [name, max] of Object.entries(TEXT)) {
     const v = args[name];
     if (v === undefined || v === null) continue;
     if (typeof v !== "string") return `${name} must be a string, not ${kind(v)}`;
-    if (v.length > max) {
-      return `${name} is ${v.length} characters long: at most ${max} are accepted`;
-    }
+    const n = characters(v);
+    if (n > max) return `${name} is ${n} characters long: at most ${max} are accepted`;
   }
   const e = args.error;
   if (e !== undefined && e !== null && typeof e !== "string") {
@@ -56,7 +74,9 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
     if (!list.every((x) => typeof x === "string")) {
       return "harness must be a harness id or a list of them (strings)";
     }
-    if (list.join(",").length > MAX_QUERY) return `harness is over ${MAX_QUERY} characters long`;
+    if (characters(list.join(",")) > MAX_QUERY) {
+      return `harness is over ${MAX_QUERY} characters long`;
+    }
   }
   const t = args.tags;
   if (t !== undefined && t !== null) {
@@ -64,7 +84,7 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
     if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
       return "tags must be a list of strings or one comma-separated string";
     }
-    if (list.join(",").length > MAX_QUERY) return `tags are over ${MAX_QUERY} characters long`;
+    if (characters(list.join(",")) > MAX_QUERY) return `tags are over ${MAX_QUERY} characters long`;
   }
   const l = args.limit;
   if (l !== undefined && l !== null && l !== "") {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
 import { callDeja } from "./call.ts";
 import { argProblem, errorArg } from "./args.ts";
+import { oneLineForAgent } from "./_fit.ts";
 import { ERROR_TEXT_MAX } from "../memory/signature.ts";
 import { tempDir } from "../../tests/_tmp.ts";
 
@@ -69,4 +70,32 @@ Deno.test("a pasted error is read whole up to 1 MiB, else its start and its end,
   const huge = "noise\n".repeat(200_000) + "Error: the end";
   assertEquals(errorArg(huge).length, ERROR_TEXT_MAX + 1);
   assert(errorArg(huge).endsWith("\nError: the end"));
+});
+
+Deno.test("length limits count characters, an emoji one, in the limit and its message (trial 109 F6)", () => {
+  const emoji = "😀";
+  // 2000 emoji are 4000 UTF-16 units: within the 2,000-character limit.
+  assertEquals(argProblem({ mode: "recall", query: emoji.repeat(2000) }), undefined);
+  assertEquals(
+    argProblem({ mode: "recall", query: emoji.repeat(1001) + "x".repeat(1000) }),
+    "query is 2001 characters long: at most 2000 are accepted",
+  );
+  assertEquals(
+    argProblem({ mode: "remember", text: emoji.repeat(8001) }),
+    "text is 8001 characters long: at most 8000 are accepted",
+  );
+  assertEquals(argProblem({ mode: "recall", query: "q", harness: emoji.repeat(2000) }), undefined);
+  assertEquals(argProblem({ mode: "recall", query: "é".repeat(2000) }), undefined);
+});
+
+Deno.test("text cut for a model is cut in characters, never inside an emoji (trial 109 F6)", () => {
+  const emoji = "😀";
+  const cut = oneLineForAgent(emoji.repeat(300), 200);
+  assertEquals([...cut].length, 200);
+  assertEquals(cut, emoji.repeat(199) + "…");
+  // No lone surrogate: the text is whole UTF-16, as UTF-8 readers need it.
+  assert(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut));
+  // Within the limit in characters (though longer in UTF-16 units): kept whole.
+  assertEquals(oneLineForAgent(emoji.repeat(200), 200), emoji.repeat(200));
+  assertEquals(oneLineForAgent("a".repeat(201), 200), "a".repeat(199) + "…");
 });

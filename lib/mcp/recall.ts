@@ -39,7 +39,13 @@ import {
   type SearchResult,
   type SessionHit,
 } from "../search.ts";
-import { absentWords, apartWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
+import {
+  absentWords,
+  acrossEvents,
+  apartWords,
+  droppedNote,
+  sessionIdTyped,
+} from "../cli/search_words.ts";
 import { MAX_LIMIT } from "./tool.ts";
 import { narration } from "../cli/search_narration.ts";
 import { shortRef } from "../sessions.ts";
@@ -153,7 +159,9 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     res = { ...res, results: res.results.slice(0, NEAREST_LIMIT) };
   }
   const ids = noteIds(res.results, o.env);
-  const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home, ids));
+  const blocks = res.results.map((r, i) =>
+    hitBlock(store, r, i, query, home, ids, acrossEvents(res, r))
+  );
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
   const head = `recall ${q}: ${
@@ -345,12 +353,20 @@ function hitBlock(
   query: string,
   home: string,
   notes: Map<string, string>,
+  /** No one event holds the words, where other hits hold them in one (trial 109 F2). */
+  apart = false,
 ): string {
   const project = oneLineForAgent(tilde(r.project, home), 120);
   const marks = [
     // As the CLI marks them (trial 47: an agent was told nothing of a session nearest by
     // relevance that holds none of the words).
-    r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
+    r.relatedOnly
+      ? "none of the words, only related ones"
+      : r.partial
+      ? "some of the words"
+      : apart
+      ? "words across events"
+      : "",
     r.gaveUp ? "gave up" : "",
     // Asked, never answered (trial 68: such a session ranked above the one with the fix).
     // (A day of notes is no conversation: trial 69.)

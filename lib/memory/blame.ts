@@ -234,12 +234,14 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   const entries: BlameSession[] = [];
   let hidden = 0;
   for (const s of rows) {
+    // Filtered out before hidden ones are counted: the "left out" note counts only sessions
+    // the filters keep (trial 109 F9: under harness aider it counted other harnesses' ones).
+    if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
+    if (opts.project && !projectHolds(s.project, opts.project)) continue;
     if (opts.hidden?.has(s.id)) {
       if (countsAsHidden(opts.hidden, s.id)) hidden++;
       continue;
     }
-    if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
-    if (opts.project && !projectHolds(s.project, opts.project)) continue;
     const touches = bySession.get(s.id)!;
     // A patch's deletion or rename is no read (trial 97 F8).
     const gone = touches.some((t) => t.op === "read") ? patchGone(store, s.id, s.project) : null;

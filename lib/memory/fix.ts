@@ -201,6 +201,12 @@ export interface FixResult {
    * of `Cannot find module 'left-pad'`): another error of its kind, not this one.
    */
   generalOnly?: boolean;
+  /**
+   * The line `message` quotes as the form a session holds the error in (`, but only in its
+   * general form '…'`): recorded text, which a model is handed inside the recall frame
+   * (lib/mcp/answers.ts, trial 109 F1); absent when the message quotes none.
+   */
+  heldForm?: string;
   /** Signatures looked for (one per error line). */
   signatures: string[];
   /**
@@ -906,9 +912,9 @@ export function findFixes(
       specific: specificIn.has(s.id),
     }));
   const specific = names.length && seen ? specificIn.size > 0 : null;
-  const general = specific === false
-    ? generalForm(bySession.get(seenIn[0]?.sessionRowId) ?? [], names, generalOnly)
-    : "";
+  const firstHits = bySession.get(seenIn[0]?.sessionRowId) ?? [];
+  const general = specific === false ? generalForm(firstHits, names, generalOnly) : "";
+  const heldForm = general ? formOf(firstHits) : undefined;
   if (fixes.length) {
     return {
       status: "found",
@@ -924,6 +930,7 @@ export function findFixes(
       names,
       specific,
       ...(generalOnly ? { generalOnly } : {}),
+      ...(heldForm ? { heldForm } : {}),
     };
   }
   return seen
@@ -934,6 +941,7 @@ export function findFixes(
         general ? "; nothing" : ", but nothing"} that followed fixed it ` +
         "(the error came back, what ran next failed too or never finished, or nothing ran after " +
         "it but other work)",
+      ...(heldForm ? { heldForm } : {}),
       signatures,
       lookedFor,
       seen,
@@ -1026,13 +1034,18 @@ function holdsNames(hits: Hit[], names: string[]): boolean {
  * names first: the form is quoted from it, and only the names it does not hold are listed.
  */
 function generalForm(hits: Hit[], names: string[], otherNames = false): string {
-  const form = hits.find((h) => h.close && h.line)?.line ?? hits.find((h) => h.line)?.line;
+  const form = formOf(hits);
   const missing = names.filter((n) => !hits.some((h) => holdsName(h.text, n)));
   const not = missing.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
   // Found with its names left out, the line seen names others (trial 14: "its general form
   // 'Cannot find module express'" read as if `express` were part of the general form).
   const how = otherNames ? "with other names" : "in its general form";
   return `, but only ${how}${form ? ` '${form}'` : ""}${not ? `, not ${not}` : ""}`;
+}
+
+/** The line {@link generalForm} quotes: the error's form as `hits`' session holds it. */
+function formOf(hits: Hit[]): string | undefined {
+  return hits.find((h) => h.close && h.line)?.line ?? hits.find((h) => h.line)?.line;
 }
 
 /**
@@ -1123,15 +1136,16 @@ function unseen(
   const kinds = new Set(found.filter((h) => named.has(h.sessionId)).map((h) => h.kind));
   const how = [...HOW].filter(([k]) => kinds.has(k)).map(([, v]) => v).join(", ") || "quoted";
   const specific = names.length && n ? held.size > 0 : null;
-  const general = specific === false
-    ? generalForm(found.filter((h) => h.sessionId === rows[0].id), names)
-    : "";
+  const firstHits = found.filter((h) => h.sessionId === rows[0]?.id);
+  const general = specific === false ? generalForm(firstHits, names) : "";
+  const heldForm = general ? formOf(firstHits) : undefined;
   return {
     status: "unseen",
     message: n
       ? `no command deja saw failed with that error; ${n} session${n === 1 ? "" : "s"} ` +
         `${n === 1 ? "holds" : "hold"} it (${how})${general}`
       : "that error was never seen: no failing command's output holds it",
+    ...(heldForm ? { heldForm } : {}),
     signatures,
     seen: 0,
     seenIn: [],

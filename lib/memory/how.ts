@@ -21,7 +21,14 @@ import { newerFirst, SHARED_FILE, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectArg, projectLike } from "../project_path.ts";
-import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "./outcome.ts";
+import {
+  type Outcome,
+  outcomeLabel,
+  outcomeMix,
+  outcomeOf,
+  type RunFacts,
+  runFacts,
+} from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { callHeadline } from "../render.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -240,6 +247,32 @@ export function runsPhrase(
   if (c.person === c.runs && c.unknown === c.runs) return `${c.person} ${by}`;
   return `${mix}; ${c.person} of them ${by}`;
 }
+
+/**
+ * How a command's runs went as `deja how` and mode how both say it: {@link runsPhrase} of
+ * `outcomeMix`, and a status recorded but not the command's own (`exit 1 of rg`: the mix counts
+ * such a run as unknown) said beside it (trial 13: `runs: 1 exit unknown` beside exit 1), or
+ * alone for a lone run of unknown outcome (trial 14: `1 exit unknown (last exit 0 (|| true))`
+ * read as a contradiction); a run that timed out or went to the background says so. Trial 109
+ * F4: mode how said `1 exit unknown` where `deja how` said `exit 1 of rg`.
+ *
+ * @param wrap styles a part of the mix (colour); `aside` the `(the last: …)` note.
+ */
+export function runsStatus(
+  h: Pick<HowCommand, "person" | "runs" | "unknown" | "lastStatus" | "lastExit"> & Mix,
+  who: string,
+  wrap?: (text: string, o: Outcome) => string,
+  aside: (text: string) => string = (t) => t,
+): string {
+  const said = h.lastStatus !== `exit ${h.lastExit}` && !h.lastStatus.startsWith("failed") &&
+    !["exit unknown", "no result"].includes(h.lastStatus);
+  if (said && h.runs === 1 && h.unknown === 1) return h.lastStatus;
+  return runsPhrase(h, outcomeMix(h, wrap), who) +
+    (said ? aside(` (the last: ${h.lastStatus})`) : "");
+}
+
+/** The counts {@link outcomeMix} reads. */
+type Mix = Parameters<typeof outcomeMix>[0];
 
 /** A run `how` counts: an agent's command call, or a command the person ran ({@link personRuns}). */
 type Run = CommandRunRow & { person: boolean };
