@@ -45,8 +45,8 @@ const READS: Record<HookName, string> = {
   "hook-tool": "session_id, cwd, tool_name, tool_input.command or tool_input.file_path",
   "hook-tool-after": "session_id, cwd, tool_name, tool_input.command, and the failure:\n" +
     "  error (PostToolUseFailure), or tool_response (PostToolUse): its text, or\n" +
-    "  {stdout, stderr, output, exit_code | exitCode | returncode, is_error | success}\n" +
-    "  (is_error false or success true: the call succeeded, unless an exit code says not)",
+    "  {stdout, stderr, output, exit_code | exitCode | returncode, is_error | isError}\n" +
+    "  (is_error false: the call succeeded, unless an exit code says not)",
   "hook-precompact": "session_id, cwd",
 };
 

@@ -226,12 +226,13 @@ export function failureText(e: HookEvent): string | undefined {
     failure && str(failure, "message"),
   ].filter(Boolean).join("\n");
   const code = code0 as number | undefined;
-  // The harness saying the call succeeded (`is_error: false`, `isError: false`, `success: true`)
+  // The harness saying the call succeeded (`is_error: false`, `isError: false`; a `success`
+  // flag is not read: no harness's response was seen to carry one)
   // is as an exit status of 0 when none is given, unless the output's own `Exit code N` says
   // otherwise (a store's `is_error` can mean only that the tool ran: Crush records a command's
   // exit 1 as no tool error). Trial 109 F5: `is_error: false` beside an error line the output
   // merely held brought a "what fixed it" note.
-  const ok = r.is_error === false || r.isError === false || r.success === true;
+  const ok = r.is_error === false || r.isError === false;
   const stated = code ?? statedExit(out) ??
     (ok && !/^Exit code -?[1-9]\d*\b/m.test(out) ? 0 : null);
   const failed = runFailed({
