@@ -65,6 +65,18 @@ function fixEdit(r: Pick<FileAtRow, "path" | "op" | "old" | "new">): FixEdit {
 /** Most characters of each side of a change said whole ({@link changedText}). */
 export const CHANGE_LINE_MAX = 60;
 
+/** How many items `a` and `b` share at their start, and then at their end. */
+function sameEnds(a: readonly string[], b: readonly string[]): [number, number] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head && tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) tail++;
+  return [head, tail];
+}
+
 /**
  * What a change replaced and put in its place, to be understood on its own: the lines that
  * differ, whole, when each side is at most {@link CHANGE_LINE_MAX} characters on one line
@@ -75,25 +87,13 @@ export const CHANGE_LINE_MAX = 60;
  */
 export function changedText(old: string, neu: string): [string, string] {
   const a = old.split(/\r?\n/), b = neu.split(/\r?\n/);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head && tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
+  const [head, tail] = sameEnds(a, b);
   const flat = (ls: string[]) => ls.join(" ").replace(/\s+/g, " ").trim();
   const [lo, ln] = [flat(a.slice(head, a.length - tail)), flat(b.slice(head, b.length - tail))];
   if (lo.length <= CHANGE_LINE_MAX && ln.length <= CHANGE_LINE_MAX) return [lo, ln];
   // Long: the differing words, then the words around them while both sides fit.
   const wa = lo ? lo.split(" ") : [], wb = ln ? ln.split(" ") : [];
-  let same = 0;
-  while (same < wa.length && same < wb.length && wa[same] === wb[same]) same++;
-  let end = 0;
-  while (
-    end < wa.length - same && end < wb.length - same &&
-    wa[wa.length - 1 - end] === wb[wb.length - 1 - end]
-  ) end++;
+  const [same, end] = sameEnds(wa, wb);
   const side = (w: string[], from: number, to: number) =>
     (from > 0 ? "… " : "") + w.slice(from, to).join(" ") + (to < w.length ? " …" : "");
   const shown = (
