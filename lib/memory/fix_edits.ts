@@ -125,13 +125,7 @@ export function changedText(old: string, neu: string): [string, string] {
  */
 export function changedWords(old: string, neu: string): [string, string] {
   const a = old.split(/(\s+)/), b = neu.split(/(\s+)/);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head && tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
+  const [head, tail] = sameEnds(a, b);
   return [
     a.slice(head, a.length - tail).join("").trim(),
     b.slice(head, b.length - tail).join("").trim(),
