@@ -117,22 +117,6 @@ export function changedText(old: string, neu: string): [string, string] {
 }
 
 /**
- * The parts of `old` and `neu` that differ, cut at white space: the words both start and end
- * with left out (`apiVersion: apps/v1beta1` -> `apiVersion: apps/v1` gives `apps/v1beta1`,
- * `apps/v1`; a cut inside a word, `beta1` -> ``, would say nothing).
- *
- * @example changedWords("a b c", "a x c") // ["b", "x"]
- */
-export function changedWords(old: string, neu: string): [string, string] {
-  const a = old.split(/(\s+)/), b = neu.split(/(\s+)/);
-  const [head, tail] = sameEnds(a, b);
-  return [
-    a.slice(head, a.length - tail).join("").trim(),
-    b.slice(head, b.length - tail).join("").trim(),
-  ];
-}
-
-/**
  * A change in a few words, each side cut to `width` by `clip` (the CLI's `oneLine`, MCP's
  * cleaner for agents): `apps/v1beta1 → apps/v1`, `added …`, `removed …`; "" when the index
  * holds no sides (a write: the file's name says all there is).

@@ -1,11 +1,5 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import {
-  CHANGE_LINE_MAX,
-  changedText,
-  changedWords,
-  editChange,
-  editsBetween,
-} from "./fix_edits.ts";
+import { CHANGE_LINE_MAX, changedText, editChange, editsBetween } from "./fix_edits.ts";
 import type { FileAtRow } from "../rows.ts";
 
 const row = (seq: number, o: Partial<FileAtRow>): FileAtRow => ({
@@ -21,19 +15,6 @@ const row = (seq: number, o: Partial<FileAtRow>): FileAtRow => ({
   time: null,
   seq,
   ...o,
-});
-
-Deno.test("changedWords keeps the words that differ, cut at white space, not inside a word", () => {
-  // Trial 105 F4: `apps/v1beta1` -> `apps/v1`, not `beta1` -> ``.
-  assertEquals(
-    changedWords(
-      "apiVersion: apps/v1beta1\nkind: Deployment",
-      "apiVersion: apps/v1\nkind: Deployment",
-    ),
-    ["apps/v1beta1", "apps/v1"],
-  );
-  assertEquals(changedWords("a b c", "a b x c"), ["", "x"]);
-  assertEquals(changedWords("same", "same"), ["", ""]);
 });
 
 Deno.test("editsBetween takes the changes that did not fail between two seqs, the same once", () => {
