@@ -337,13 +337,15 @@ export function moveCommands(store: Store, sid: number): MoveCommand[] {
     if (!/\b(?:rm|mv|unlink|cp)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") {
       continue;
     }
-    // Its output, where the store's status leaves it out: a line that went on after the move
-    // exited 0 whatever the move did.
-    const output = r.output ??
+    const moves = fileMoves(r.command);
+    const none = !moves.removed.length && !moves.moved.length && !moves.unsure && !moves.copied;
+    // Its output, where the store's status leaves it out (read only for a line that moves
+    // something): a line that went on after the move exited 0 whatever the move did.
+    const output = none ? null : r.output ??
       (r.call_id === null
         ? null
         : Q.resultTextForCall.get(store, { session: sid, call: r.call_id })?.text);
-    out.push({ seq: r.seq, command: r.command, moves: notRefused(fileMoves(r.command), output) });
+    out.push({ seq: r.seq, command: r.command, moves: notRefused(moves, output) });
   }
   // The person's own `!` commands (trial 106 F2): no exit recorded; one whose output reports
   // a failure (`mv: cannot move …`, the program's own prefix, or an error line) moved nothing.
