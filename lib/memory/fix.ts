@@ -781,7 +781,10 @@ export function findFixes(
     if (recurs.some((h) => h.seq > last.seq)) continue; // the error came back
     const failedAct: Action = actionOf(last)!;
     const asked = Q.userSeqs.all(store, { session: sid }).find((u) => u.seq > last.seq)?.seq;
-    const about = () => [...names, ...last.quoted.map((q) => q.raw), ...rare()];
+    // What the failure is about (its names, its quoted words, its rare words): made once, when
+    // first asked, for every action weighed against it.
+    let aboutNames: string[] | undefined;
+    const about = () => aboutNames ??= [...names, ...last.quoted.map((q) => q.raw), ...rare()];
     const followedBy = followed(acts, failedAct, last.seq, asked);
     if (!followedBy) continue;
     const after = followedBy.next.failed && !followedBy.checked && !followedBy.gone
