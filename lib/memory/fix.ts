@@ -34,29 +34,32 @@ import { sameProject } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
-  CLOSE_MATCH,
   codeSignatures,
-  core,
   errorSignatures,
   leavesOut,
   LEFT_OUT,
   lineSignatures,
   linesWithin,
-  matchShare,
   otherKind,
   passingRun,
-  type Quoted,
   quotedNames,
   reworded,
-  sameError,
-  signature,
   specificNames,
   tally,
-  textLines,
-  unquotedNames,
-  usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
+import { adapt, type Adapted } from "./fix_adapt.ts";
+import {
+  formOf,
+  generalForm,
+  type Hit,
+  hits,
+  holdsAll,
+  holdsName,
+  holdsNames,
+  REPORTED,
+  unseen,
+} from "./fix_hits.ts";
 import {
   aboutFailure,
   type Action,
@@ -69,9 +72,6 @@ import {
 } from "./fix_actions.ts";
 import { editsBetween, type FixEdit } from "./fix_edits.ts";
 import { replayedIn } from "../replays.ts";
-import { matchRows } from "../search/retrieve.ts";
-import { ERROR_LINE, errorQuotes, errorTier } from "../search/errortier.ts";
-import { TermStats } from "../search/expand.ts";
 import { shortRef } from "../sessions.ts";
 import { isEnglish } from "../search/english.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -178,7 +178,7 @@ export interface FixCandidate {
    * differ and the command names it (`npm install express` for `'express'` ->
    * `npm install left-pad` for `'left-pad'`): what to run here. Absent otherwise.
    */
-  adapted?: { command: string; from: string; to: string };
+  adapted?: Adapted;
   /**
    * The names the error it followed quoted, when it followed the error with other names than
    * the pasted one's (`['cv2']` for `'sklearn'`); absent when it followed the pasted names.
@@ -283,227 +283,7 @@ function seenPhrase(n: number, list: SeenSession[], names: string[], specific: n
   return `${n} sessions, latest ${list[0].ref}`;
 }
 
-interface Hit {
-  sessionId: number;
-  seq: number;
-  callId: string | null;
-  /** The event's text, lower case (to look for the error's specific names in). */
-  text: string;
-  /** The line that matched, on one line (the error's form as this session holds it). */
-  line: string;
-  /** The line is the error itself, not a longer error holding it (signature.ts `matchShare`). */
-  close: boolean;
-  /** The event's kind (a harness's notice: a provider's error it reported), when known. */
-  kind?: string;
-  /** The names the matched line quotes (signature.ts `quotedNames`). */
-  quoted: Quoted[];
-}
-
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
-
-/**
- * Word sets to narrow the search with, most specific first: the four longest
- * words, the two longest, then the other pairs of the four (a word glued to a
- * colour code in the stored output, `\x1b[31;1mParserError`, is no token of
- * its own there).
- */
-function narrowings(words: string[]): string[][] {
-  const top = words.slice(0, 4);
-  const out = [top, top.slice(0, 2)];
-  for (let i = 0; i < top.length; i++) {
-    for (let j = i + 1; j < top.length; j++) if (i + j > 1) out.push([top[i], top[j]]);
-  }
-  return out.filter((p, k) => p.length && (k === 0 || p.length < top.length));
-}
-
-/** An event an FTS match narrowed to, with its text. */
-type Candidate = {
-  id: number;
-  session_id: number;
-  seq: number;
-  call_id: string | null;
-  text: string;
-  /** The event's kind, when the query gives it (tool results' does not: they are all one). */
-  kind?: string;
-};
-
-/** Tool results matching an FTS expression. */
-const results = (store: Store) => (match: string): Candidate[] =>
-  Q.resultsMatching.all(store, { match });
-
-/** Events of any kind matching an FTS expression (the best 300). */
-const anyEvents = (store: Store) => (match: string): Candidate[] => {
-  const rows = matchRows(store, match, {}, 300);
-  const ids = JSON.stringify(rows.map((r) => r.event_id));
-  const text = new Map(Q.eventTexts.all(store, { ids }).map((t) => [t.id, t.text]));
-  return rows.map((r) => ({
-    id: r.event_id,
-    session_id: r.session_id,
-    seq: r.seq,
-    call_id: null,
-    text: text.get(r.event_id) ?? "",
-    kind: r.kind,
-  }));
-};
-
-/**
- * Events (by `rowsOf`: tool results unless told) whose text holds one of `sigs` (FTS narrows,
- * lines decide, signature.ts `textLines`). When some hold a signature as the error itself, those
- * holding it only inside a longer, different error (`file not found` in `"yq": executable file
- * not found in $PATH`) are left out.
- */
-function hits(
-  store: Store,
-  sigs: string[],
-  rowsOf: (match: string) => Candidate[] = results(store),
-): Hit[] {
-  const out = new Map<number, Hit>();
-  for (const sig of sigs) {
-    const mine = new Map<number, Hit>();
-    const words = [...new Set(tokens(core(sig)))].filter((w) => w.length > 2)
-      .sort((a, b) => b.length - a.length);
-    for (const pick of narrowings(words)) {
-      const match = pick.map((w) => `"${w}"`).join(" AND ");
-      const rows = rowsOf(match);
-      let found = false;
-      for (const r of rows) {
-        let line = "";
-        let share = 0;
-        for (const l of textLines(r.text)) {
-          const ls = signature(l);
-          if (!usable(ls) || !sameError(ls, sig)) continue;
-          const m = matchShare(ls, sig);
-          if (m > share) [line, share] = [l, m];
-        }
-        if (!share) continue;
-        found = true;
-        mine.set(r.id, {
-          sessionId: r.session_id,
-          seq: r.seq,
-          callId: r.call_id ?? null,
-          text: r.text.toLowerCase(),
-          line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
-          close: share >= CLOSE_MATCH,
-          kind: r.kind,
-          quoted: ((q) => q.length ? q : unquotedNames(r.text))(quotedNames(line)),
-        });
-      }
-      if (found) break;
-    }
-    const close = [...mine.values()].some((h) => h.close);
-    for (const [id, h] of mine) {
-      if ((h.close || !close) && !out.get(id)?.close) out.set(id, h);
-    }
-  }
-  return [...out.values()];
-}
-
-/** A name a command can take as it is (no quoting needed). */
-const PLAIN_NAME = /^[\w@.+:/-]+$/;
-
-/** A Python package installer in a command (`pip install`, `uv add`, `poetry add`, `conda install`). */
-const PY_INSTALL = /(?:^|[\s;&|(])(?:pip3?|pipx|uv|poetry|conda|mamba)\s/;
-
-/**
- * Python modules whose package has another name (`import yaml` comes from `pyyaml`), for a
- * command adapted to another module ({@link adapt}; trial 15 was offered `pip install yaml` and
- * `pip install sklearn`). The packages' names as PyPI lists them.
- */
-const PY_PACKAGES: Readonly<Record<string, string>> = {
-  yaml: "pyyaml",
-  sklearn: "scikit-learn",
-  skimage: "scikit-image",
-  cv2: "opencv-python",
-  PIL: "pillow",
-  bs4: "beautifulsoup4",
-  dateutil: "python-dateutil",
-  dotenv: "python-dotenv",
-  jwt: "pyjwt",
-  jose: "python-jose",
-  multipart: "python-multipart",
-  serial: "pyserial",
-  usb: "pyusb",
-  Crypto: "pycryptodome",
-  attr: "attrs",
-  MySQLdb: "mysqlclient",
-  fitz: "pymupdf",
-  docx: "python-docx",
-  pptx: "python-pptx",
-  gi: "pygobject",
-  zmq: "pyzmq",
-  OpenSSL: "pyopenssl",
-  nacl: "pynacl",
-  git: "gitpython",
-  magic: "python-magic",
-};
-
-/** Extras and a version pinned after a package's name: `[s3]`, `@4`, `@^2.1`, `==1.2`, `>=2`. */
-const PIN = String.raw`(?:\[[\w,.-]*\])?(?:@[\w.^~<>=*-]+|[=<>!~]=?[\w.*]+)?`;
-
-/** Node's own modules (`fs`, `node:fs`): nothing to install. */
-const NODE_BUILTINS = new Set(
-  ("assert buffer child_process cluster crypto dgram dns events fs http http2 https net os " +
-    "path perf_hooks process querystring readline stream string_decoder timers tls tty url " +
-    "util v8 vm worker_threads zlib").split(" "),
-);
-
-/** Python's own modules a `No module named` names when a build lacks them: nothing to pip. */
-const PY_STDLIB = new Set(["distutils", "tkinter", "ctypes", "sqlite3", "ssl", "lzma", "bz2"]);
-
-/**
- * The package to install for module `name`, or null when there is none to name: a package's
- * module (`lodash/fp`, `@babel/core/lib/config`) is its package, a Go import path itself; a Python submodule
- * (`sklearn.ensemble`) its package when the table knows it (`app.models` may be the
- * project's own); Node's and Python's own modules, and private ones (`_ctypes`), none.
- */
-function packageOf(name: string, py: boolean): string | null {
-  if (name.startsWith("node:") || NODE_BUILTINS.has(name)) return null;
-  if (py) {
-    const top = name.split(".")[0];
-    if (top.startsWith("_") || PY_STDLIB.has(top)) return null;
-    if (top !== name) return PY_PACKAGES[top] ?? null;
-    return PY_PACKAGES[name] ?? name;
-  }
-  const parts = name.split("/");
-  // A Go import path starts with a host (`github.com/gorilla/mux`): `go get` takes it whole.
-  if (parts.length > 1 && /^[\w-]+(?:\.[\w-]+)+$/.test(parts[0])) return name;
-  return name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
-}
-
-/**
- * `command` for the pasted error's name: when the error it followed quoted one bare name
- * (`express`) the command names as a word, and the pasted error quotes one other bare name
- * (`left-pad`), that name in its place ({@link FixCandidate.adapted}). The other name's
- * version pin goes with it (`chalk@4` -> `ora`), and so does a `cd` into the other project
- * first; a Python installer gets the package of a module that has another name (`sklearn` ->
- * `scikit-learn`, and `opencv-python` read as the package of `cv2`).
- */
-export function adapt(
-  command: string,
-  theirs: readonly Quoted[],
-  mine: readonly Quoted[],
-): FixCandidate["adapted"] {
-  if (theirs.length !== 1 || mine.length !== 1 || theirs[0].path || mine[0].path) return undefined;
-  const [from, to] = [theirs[0].raw, mine[0].raw];
-  if (from === to || !PLAIN_NAME.test(from) || !PLAIN_NAME.test(to)) return undefined;
-  const py = PY_INSTALL.test(command);
-  const named = packageOf(to, py);
-  const was = packageOf(from, py);
-  if (named === null || was === null) return undefined;
-  for (const old of [...new Set([was, from])]) {
-    const esc = old.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    // The name last of its command (`cargo add regex --features derive` carries flags that
-    // belong to regex, trial 17).
-    const word = new RegExp(
-      `(?<![\\w@./-])${esc}${PIN}(?![\\w/-])(?=\\s*(?:$|&&|\\|\\||;|\\|))`,
-      "g",
-    );
-    if (!word.test(command)) continue;
-    const here = command.replace(word, named).replace(/^\s*cd\s+\S+\s*&&\s*/, "");
-    return { command: here, from, to };
-  }
-  return undefined;
-}
 
 /**
  * True when `a` is a change (an edit or write that did not fail) about what failed: of a file
@@ -1008,186 +788,6 @@ export function fixRecord(
     gone,
   ];
   return said.filter(Boolean).join(", ");
-}
-
-/**
- * True when `text` (lower case) holds the name `n` as a name of its own: not as the end of a
- * longer one (`image-repository.yaml` is not held by `frontend-image-repository.yaml`).
- */
-function holdsName(text: string, n: string): boolean {
-  for (let i = text.indexOf(n); i >= 0; i = text.indexOf(n, i + 1)) {
-    if (i === 0 || !/[\p{L}\p{N}_.-]/u.test(text[i - 1])) return true;
-  }
-  return false;
-}
-
-/** True when `text` (lower case) holds every one of `names` ({@link holdsName}). */
-function holdsAll(text: string, names: string[]): boolean {
-  return names.every((n) => holdsName(text, n));
-}
-
-/** True when the events of `hits` hold every one of `names` (lower case). */
-function holdsNames(hits: Hit[], names: string[]): boolean {
-  return names.every((n) => hits.some((h) => holdsName(h.text, n)));
-}
-
-/**
- * `, but only in its general form 'Cannot find module', not 'left-pad'`: said when no session
- * found holds the pasted error's specific names. `hits` are those of the session the answer
- * names first: the form is quoted from it, and only the names it does not hold are listed.
- */
-function generalForm(hits: Hit[], names: string[], otherNames = false): string {
-  const form = formOf(hits);
-  const missing = names.filter((n) => !hits.some((h) => holdsName(h.text, n)));
-  const not = missing.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
-  // Found with its names left out, the line seen names others (trial 14: "its general form
-  // 'Cannot find module express'" read as if `express` were part of the general form).
-  const how = otherNames ? "with other names" : "in its general form";
-  return `, but only ${how}${form ? ` '${form}'` : ""}${not ? `, not ${not}` : ""}`;
-}
-
-/** The line {@link generalForm} quotes: the error's form as `hits`' session holds it. */
-function formOf(hits: Hit[]): string | undefined {
-  return hits.find((h) => h.close && h.line)?.line ?? hits.find((h) => h.line)?.line;
-}
-
-/**
- * Where a session holds an error no failing command printed, by the kind of its event (trial
- * 39: a tool's own result was said to be "pasted or quoted").
- */
-const HOW = new Map<string, string>([
-  ["notice", "reported by the harness"],
-  ["user", "pasted in a prompt"],
-  ["assistant", "quoted in a reply"],
-  ["tool_result", "in a tool's output"],
-  ["tool_call", "in a tool call"],
-  ["summary", "in a summary"],
-]);
-
-/**
- * Where a text that names no error was one all the same: the harness reported it (a tool's
- * output holding it is read by the failed commands' outputs before).
- */
-const REPORTED: ReadonlySet<string> = new Set(["notice"]);
-
-/** How surely an event of each kind saw the error happen: its own output above a paste. */
-const HAPPENED = new Map<string, number>([
-  ["tool_result", 2],
-  ["notice", 2],
-  ["user", 1],
-]);
-
-/**
- * The answer when no failing command's output holds the error: the sessions
- * whose events hold it all the same (pasted into a prompt, quoted in a reply,
- * printed by a command that did not fail) are named, not called never seen.
- */
-function unseen(
-  store: Store,
-  signatures: string[],
-  names: string[],
-  hidden: ReadonlySet<number> | undefined | "skip",
-  left: Set<number>,
-  /** The pasted error's quoted names: a line quoting another kind of name is no match. */
-  mine: readonly Quoted[] = [],
-  /** The error as pasted: what the search's error tier matches when no signature is held. */
-  errorText = "",
-  /** Only events of these kinds. */
-  only?: ReadonlySet<string>,
-): Omit<FixResult, "lookedFor" | "hidden"> {
-  const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
-    .filter((h) => {
-      if (only && !only.has(h.kind ?? "")) return false;
-      if (otherKind(mine, h.quoted)) return false;
-      if (hidden === "skip" || !hidden?.has(h.sessionId)) return true;
-      if (countsAsHidden(hidden, h.sessionId)) left.add(h.sessionId);
-      return false;
-    });
-  // No signature held: the events the search's error tier matches (its distinctive words,
-  // what changes from run to run aside), so that an error the search finds is not "never
-  // seen" (trial 92 F1: another pod's name, a provider's error pasted whole, a log line).
-  if (!found.length && hidden !== "skip" && errorText) {
-    found.push(...likeHits(store, errorText, hidden));
-  }
-  const held = new Set(
-    [...new Set(found.map((h) => h.sessionId))].filter((id) =>
-      holdsNames(found.filter((h) => h.sessionId === id), names)
-    ),
-  );
-  const ids = [...new Set(found.map((h) => h.sessionId))];
-  // Where the error happened (a tool's output, the harness's notice) before where it was only
-  // pasted, quoted or summed up (trial 57: the session whose own output printed
-  // `MalformedYAMLError` came second to one that pasted another session's summary of it).
-  const where = new Map<number, number>();
-  for (const h of found) {
-    where.set(h.sessionId, Math.max(where.get(h.sessionId) ?? 0, HAPPENED.get(h.kind ?? "") ?? 0));
-  }
-  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-    .sort((a, b) =>
-      Number(held.has(b.id)) - Number(held.has(a.id)) ||
-      (where.get(b.id) ?? 0) - (where.get(a.id) ?? 0) || datedFirst(a, b)
-    );
-  const mentioned = rows.slice(0, 5).map((s) => ({
-    harness: s.harness,
-    session: s.native_id,
-    sessionRowId: s.id,
-    title: s.title ?? null,
-    specific: held.has(s.id),
-  }));
-  const n = rows.length;
-  const named = new Set(mentioned.map((m) => m.sessionRowId));
-  const kinds = new Set(found.filter((h) => named.has(h.sessionId)).map((h) => h.kind));
-  const how = [...HOW].filter(([k]) => kinds.has(k)).map(([, v]) => v).join(", ") || "quoted";
-  const specific = names.length && n ? held.size > 0 : null;
-  const firstHits = found.filter((h) => h.sessionId === rows[0]?.id);
-  const general = specific === false ? generalForm(firstHits, names) : "";
-  const heldForm = general ? formOf(firstHits) : undefined;
-  return {
-    status: "unseen",
-    message: n
-      ? `no command deja saw failed with that error; ${n} session${n === 1 ? "" : "s"} ` +
-        `${n === 1 ? "holds" : "hold"} it (${how})${general}`
-      : "that error was never seen: no failing command's output holds it",
-    ...(heldForm ? { heldForm } : {}),
-    signatures,
-    seen: 0,
-    seenIn: [],
-    fixes: [],
-    mentioned,
-    names,
-    specific,
-  };
-}
-
-/**
- * The events of sessions not `hidden` that the search's error tier matches for `errorText`
- * (lib/search/errortier.ts), as hits of the harness's kind of event; at most 5 sessions.
- */
-function likeHits(store: Store, errorText: string, hidden: ReadonlySet<number> | undefined): Hit[] {
-  const text = errorQuotes(errorText) ?? errorText;
-  const tier = errorTier(new TermStats(store), text, {
-    hideSessionIds: hidden ? [...hidden] : undefined,
-  }, (id) => id);
-  const best = [...tier.scores.values()].sort((a, b) => b.score - a.score).slice(0, 5)
-    .map((s) => s.events[0].row);
-  const texts = new Map(
-    Q.eventTexts.all(store, { ids: JSON.stringify(best.map((r) => r.event_id)) })
-      .map((t) => [t.id, t.text]),
-  );
-  return best.map((r) => {
-    const body = texts.get(r.event_id) ?? "";
-    const line = body.split(/\r?\n/).find((l) => ERROR_LINE.test(l)) ?? body.split("\n")[0];
-    return {
-      sessionId: r.session_id,
-      seq: r.seq,
-      callId: null,
-      text: body.toLowerCase(),
-      line: oneLine(line, 200),
-      close: false,
-      kind: r.kind,
-      quoted: [],
-    };
-  });
 }
 
 function editedBetween(store: Store, sid: number, from: number, to: number): string[] {

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
-import { adapt, findFixes, fixRecord } from "./fix.ts";
+import { findFixes, fixRecord } from "./fix.ts";
+import { adapt } from "./fix_adapt.ts";
 import { looksOnly, okButSaidError } from "./fix_actions.ts";
 import {
   ERROR_LINE_MAX,
