@@ -5,7 +5,8 @@ import { DejaError } from "../../core/errors.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { csi } from "./output.ts";
-import { parseSearch, searchCmd, searchData, searchFound } from "./cmd_search.ts";
+import { parseSearch, searchCmd, searchData } from "./cmd_search.ts";
+import { searchFound } from "./search_out.ts";
 
 const APP = "5ea00000-1111-4222-8333-444455556666";
 const LIB = "5eab0000-1111-4222-8333-444455556666";

@@ -8,7 +8,8 @@
  */
 import { speaker } from "../speaker.ts";
 import { describeSession } from "../memory/last.ts";
-import { hintsText, type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
+import { type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
+import { hintsText } from "../cli/search_out.ts";
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
