@@ -116,12 +116,16 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     limit: args.limit,
     hidden: hiddenOf(store, args.filter, io),
   });
-  const awayText = r.away?.map((a) =>
-    `left out: ${shortRef(store, a.harness, a.session)} touched an earlier file of this name, ` +
-    `moved to ${tilde(a.move.to, io.env.home)} by ${
-      shortRef(store, a.move.byHarness, a.move.by)
-    } before this one was made (deja blame ${tilde(a.move.to, io.env.home)})`
-  );
+  const awayText = r.away?.map((a) => {
+    const by = shortRef(store, a.move.byHarness, a.move.by);
+    const head = `left out: ${
+      shortRef(store, a.harness, a.session)
+    } touched an earlier file of this name, `;
+    // Removed, it is nowhere to blame (trial 110 F4).
+    if (a.move.to === undefined) return `${head}removed by ${by} before this one was made`;
+    const to = tilde(a.move.to, io.env.home);
+    return `${head}moved to ${to} by ${by} before this one was made (deja blame ${to})`;
+  });
   return {
     ...r,
     ...(awayText?.length ? { awayText } : {}),
@@ -159,7 +163,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
     away: (d.away ?? []).map((a) => ({
       harness: a.harness,
       id: a.session,
-      moved_to: a.move.to,
+      removed: Boolean(a.move.removed),
+      moved_to: a.move.to ?? null,
       moved_by: { harness: a.move.byHarness, id: a.move.by },
     })),
     sessions: d.sessions.map((s) => ({
@@ -304,7 +309,7 @@ function sessionLines(
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed
-      ? "; removed later"
+      ? `; removed later${s.moved_on_by ? ` by ${s.moved_on_by_ref}` : ""}`
       : s.moved_to
       ? `; moved later ${
         s.moved_on_by

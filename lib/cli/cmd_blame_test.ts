@@ -419,3 +419,69 @@ Deno.test("blame says an edit replaced every occurrence, in text and JSON", asyn
     ix.cleanup();
   }
 });
+
+// Trial 110 F4: a file removed and made again by a later session listed the sessions of the
+// removed file as this one's, said nowhere.
+Deno.test("blame and restore leave out a removed file's sessions and say so, in text and JSON alike", async () => {
+  const at = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/rm",
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    at("a1a10000-1111-4222-8333-000000000110", "08", [
+      { user: "write x" },
+      { write: "/w/rm/x.py", content: "X = 'old'\n" },
+      { edit: "/w/rm/x.py", old: "X = 'old'", new: "X = 'older'" },
+    ]),
+    at("a2a20000-1111-4222-8333-000000000110", "09", [
+      { user: "remove x" },
+      { bash: "rm x.py", out: "", exit: 0 },
+    ]),
+    at("a3a30000-1111-4222-8333-000000000110", "10", [
+      { user: "new x" },
+      { write: "/w/rm/x.py", content: "X = 'new'\n" },
+    ]),
+  ]);
+  const positionals = ["/w/rm/x.py"];
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals }, pipe.io), 0);
+    assert(pipe.out().startsWith("/w/rm/x.py  exact match, 1 session\n"), pipe.out());
+    assert(!pipe.out().includes("\na1a10000 "), pipe.out());
+    assertStringIncludes(
+      pipe.out(),
+      "left out: a1a10000 touched an earlier file of this name, removed by a2a20000 before " +
+        "this one was made",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { json: true }, positionals }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.sessions.map((s: { id: string }) => s.id.slice(0, 8)), ["a3a30000"]);
+    assertEquals(doc.away, [{
+      harness: "claude",
+      id: "a1a10000-1111-4222-8333-000000000110",
+      removed: true,
+      moved_to: null,
+      moved_by: { harness: "claude", id: "a2a20000-1111-4222-8333-000000000110" },
+    }]);
+    const list = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals }, list.io), 0);
+    assert(!list.out().includes("'older'") && !list.out().includes("a1a10000"), list.out());
+    assertStringIncludes(
+      list.err(),
+      "spans of an earlier file of this name are left out: it was removed by a2a20000 before " +
+        "this one was made",
+    );
+    const rj = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { json: true }, positionals }, rj.io), 0);
+    const rdoc = JSON.parse(rj.out());
+    assertEquals([rdoc.spans.length, rdoc.moved_away, rdoc.removed_by], [1, [], [{
+      harness: "claude",
+      id: "a2a20000-1111-4222-8333-000000000110",
+    }]]);
+  } finally {
+    ix.cleanup();
+  }
+});

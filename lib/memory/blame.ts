@@ -113,7 +113,10 @@ export interface BlameSession {
   lineUnsure?: true;
   /** Successful edits and writes (one per call), in session order. */
   changes: BlameChange[];
-  /** A command of the session removed the file after its last touch (lib/memory/moves.ts). */
+  /**
+   * A command of the session removed the file after its last touch (lib/memory/moves.ts), or
+   * of a later session (`moved_on_by`).
+   */
   removed?: true;
   /** A command of the session moved it after its last touch, to this path (as typed). */
   moved_to?: string;
@@ -135,7 +138,10 @@ export interface BlameSession {
   earlier_names?: string[];
   moved_by?: string;
   moved_by_harness?: string;
-  /** `moved_to` was a later session's move (native id, harness), not this one's. */
+  /**
+   * `moved_to` was a later session's move (native id, harness), not this one's; with `removed`,
+   * the later session that removed the file.
+   */
   moved_on_by?: string;
   moved_on_by_harness?: string;
   /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
@@ -168,8 +174,9 @@ export interface BlameResult {
   /** Sessions that touched it and were left out as `hidden`. */
   hidden: number;
   /**
-   * Sessions left out that touched an earlier file of this name, which a later session moved
-   * away before the file here was made (trial 105 F2): where it went and who moved it.
+   * Sessions left out that touched an earlier file of this name, which a session moved away
+   * (trial 105 F2) or removed (trial 110 F4) before the file here was made: where it went (or
+   * that it was removed) and who did it.
    */
   away?: Array<{ session: string; harness: string; move: MoveAway }>;
 }
@@ -310,9 +317,11 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     // Moved on by a later session (trial 105 F2: `git mv lib/app.py src/core.py` in another
     // session was said nowhere).
+    // Or removed by one (trial 110 F4).
     const on = m.later?.get(e.session.id);
     if (on && !e.moved_to && !e.removed) {
-      e.moved_to = on.to;
+      if (on.removed) e.removed = true;
+      else e.moved_to = on.to;
       e.moved_on_by = on.by;
       e.moved_on_by_harness = on.byHarness;
     }

@@ -25,7 +25,14 @@
 import { basename, dirname, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { type MoveCommand, moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
+import {
+  globNames,
+  type MoveCommand,
+  moveCommands,
+  movesAfter,
+  resolvedIn,
+  toldMoves,
+} from "./moves.ts";
 import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./paths.ts";
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
@@ -43,26 +50,31 @@ export class MoveReads {
   private named = new Map<string, number[]>();
   private rows = new Map<number, MoveCommand[]>();
   constructor(private store: Store) {}
-  /** Sessions whose commands name `name` beside `mv` (lib/schema.ts `sessionsMovingName`). */
-  moving(name: string): number[] {
-    let ids = this.named.get(name);
+  /**
+   * Sessions whose commands name `name` beside `mv` or `cp` (lib/schema.ts
+   * `sessionsMovingName`), or with `removing`, beside `rm` or `unlink` (`sessionsRemovingName`).
+   */
+  moving(name: string, removing = false): number[] {
+    const key = `${removing ? "rm" : "mv"} ${name}`;
+    let ids = this.named.get(key);
     if (!ids) {
-      ids = Q.sessionsMovingName.all(this.store, { name }).map((r) => r.session);
-      this.named.set(name, ids);
+      const q = removing ? Q.sessionsRemovingName : Q.sessionsMovingName;
+      ids = q.all(this.store, { name }).map((r) => r.session);
+      this.named.set(key, ids);
     }
     return ids;
   }
   /**
    * Sessions whose commands name the file at `path` (whole) or one of the {@link FOLDERS}
-   * folders holding it beside `mv` or `cp`: a folder moved or copied moved the files in it
-   * (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
+   * folders holding it beside `mv` or `cp` (with `removing`: `rm`, `unlink`): a folder moved
+   * or copied moved the files in it (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
    */
-  movingPath(path: string): number[] {
-    const ids = new Set(this.moving(basename(path)));
+  movingPath(path: string, removing = false): number[] {
+    const ids = new Set(this.moving(basename(path), removing));
     let dir = dirname(path);
     for (let i = 0; i < FOLDERS && dir !== dirname(dir); i++, dir = dirname(dir)) {
       const name = basename(dir);
-      if (!overLikeBound(name)) { for (const id of this.moving(name)) ids.add(id); }
+      if (!overLikeBound(name)) { for (const id of this.moving(name, removing)) ids.add(id); }
     }
     return [...ids];
   }
@@ -436,14 +448,22 @@ function passedThrough(
   };
 }
 
-/** A move of the file at a path away from it, by some session (./renames.ts {@link movesAway}). */
+/**
+ * A move of the file at a path away from it, or its removal, by some session (./renames.ts
+ * {@link movesAway}).
+ */
 export interface MoveAway {
   /** Epoch ms of the move. */
   time: number;
   /** Its seq in the mover's session. */
   seq: number;
-  /** Where the file went, whole. */
-  to: string;
+  /** Where the file went, whole; absent when it was removed. */
+  to?: string;
+  /**
+   * A command or patch removed it (`rm`, `git rm`, `unlink`, `*** Delete File:`, a folder
+   * holding it or a glob naming it): a file made there after is another file (trial 110 F4).
+   */
+  removed?: true;
   /** The mover: row id, native id, harness. */
   session: number;
   by: string;
@@ -451,9 +471,9 @@ export interface MoveAway {
 }
 
 /**
- * The moves of the file at `target` (whole) away from it, by any session, oldest first: the
- * sessions whose commands name its name beside `mv` or touched it (a patch's move), each
- * move's time known.
+ * The moves of the file at `target` (whole) away from it, and its removals, by any session,
+ * oldest first: the sessions whose commands name its name beside `mv` or `rm` or touched it (a
+ * patch's move or deletion), each move's time known.
  */
 export function movesAway(
   store: Store,
@@ -465,24 +485,29 @@ export function movesAway(
   if (!base || overLikeBound(base)) return [];
   const asked = new Set(touched);
   for (const id of reads.movingPath(target)) asked.add(id);
+  for (const id of reads.movingPath(target, true)) asked.add(id);
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
     for (const r of reads.commands(s.id)) {
-      for (const [from, to] of toldMoves(r.moves, s.project).moved) {
+      const told = toldMoves(r.moves, s.project);
+      const found: Array<{ to?: string; removed?: true }> = [];
+      // Removed whole, or with the folder holding it, or by a glob naming it.
+      for (const p of told.removed) {
+        const a = resolvedIn(p, s.project);
+        if (a && globNames(a, target)) found.push({ removed: true });
+      }
+      for (const [from, to] of told.moved) {
         const a = resolvedIn(from, s.project);
         const b = resolvedIn(to, s.project);
         if (!a || !b || (a !== target && !target.startsWith(a + "/"))) continue;
-        const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
-        if (time === null || time === undefined) continue;
-        out.push({
-          time,
-          seq: r.seq,
-          to: b + target.slice(a.length),
-          session: s.id,
-          by: s.native_id,
-          byHarness: s.harness,
-        });
+        found.push({ to: b + target.slice(a.length) });
+      }
+      if (!found.length) continue;
+      const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
+      if (time === null || time === undefined) continue;
+      for (const f of found) {
+        out.push({ time, seq: r.seq, ...f, session: s.id, by: s.native_id, byHarness: s.harness });
       }
     }
   }
@@ -492,10 +517,12 @@ export function movesAway(
 /**
  * `m` without the touches of an earlier file of its name: one a later session moved away
  * (trial 105 F2: S1 wrote app.py, S2 ran `mv app.py lib/`, S4 wrote a new app.py; blame and
- * restore of app.py mixed S1's old file into S4's), when a touch after that move made the
- * file there again; `away` names, per session left out, where its file went and who moved it.
- * A touch before a move with nothing made there after it stays, and `later` says where the
- * file went and who moved it (another session: its own moves blame reads itself).
+ * restore of app.py mixed S1's old file into S4's), or any session removed (trial 110 F4: `rm
+ * x.py`, then a Write of a new x.py in a later session), when a touch after that move made the
+ * file there again; `away` names, per session left out, where its file went (or that it was
+ * removed) and who did it. A touch before a move with nothing made there after it stays, and
+ * `later` says where the file went, or that it was removed, and who did it (another session:
+ * its own moves and removals blame reads itself).
  */
 export function withoutMovedAway(
   store: Store,
@@ -549,11 +576,12 @@ export function withoutMovedAway(
       return typeof time === "number" && time > mv.time;
     });
   const away = new Map<number, MoveAway>();
-  // Another session's move: a session's own move it says itself ("moved later to").
+  // Another session's move: a session's own move it says itself ("moved later to"). A removal,
+  // its own too: the file made here after it is another (trial 110 F4).
   const keep = m.touches.filter((t) => {
     if (!own(t)) return true;
     const mv = after(t);
-    if (!mv || mv.session === t.sessionId || !made(mv)) return true;
+    if (!mv || (mv.session === t.sessionId && !mv.removed) || !made(mv)) return true;
     away.set(t.sessionId, mv);
     return false;
   });

@@ -676,3 +676,58 @@ Deno.test("a move or copy its output says was refused moved nothing, though the 
     ix.cleanup();
   }
 });
+
+// Trial 110 F4: S1 wrote x.py, S2 ran `rm x.py`, S3 wrote a new x.py. Blame of x.py listed S1
+// as a session that touched it, restore listed S1's spans; they were another file's.
+Deno.test("a file removed before the file of its name was made again is another file", async () => {
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: P,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("a1a1a1a1-0000-4000-8000-000000000110", "08", [
+      { user: "write x and y" },
+      { write: `${P}/x.py`, content: "X = 'old'\n" },
+      { edit: `${P}/x.py`, old: "X = 'old'", new: "X = 'older'" },
+      // Its own removal: y.py made after it is another file too.
+      { write: `${P}/y.py`, content: "Y = 'old'\n" },
+      { bash: "rm -f y.py", out: "", exit: 0 },
+      { write: `${P}/z.py`, content: "Z = 'only'\n" },
+    ]),
+    spec("a2a2a2a2-0000-4000-8000-000000000110", "09", [
+      { user: "remove x and z" },
+      { bash: "rm x.py && git rm -q z.py", out: "", exit: 0 },
+    ]),
+    spec("a3a3a3a3-0000-4000-8000-000000000110", "10", [
+      { user: "new x and y" },
+      { write: `${P}/x.py`, content: "X = 'new'\n" },
+      { write: `${P}/y.py`, content: "Y = 'new'\n" },
+    ]),
+  ]);
+  try {
+    const row = (typed: string) => {
+      const b = blame(ix.store, typed, { cwd: P });
+      return [
+        b.sessions.map((s) => s.session.native_id.slice(0, 8)),
+        b.away?.map((a) => [a.session.slice(0, 8), a.move.removed, a.move.by.slice(0, 8)]),
+      ];
+    };
+    assertEquals(row("x.py"), [["a3a3a3a3"], [["a1a1a1a1", true, "a2a2a2a2"]]]);
+    assertEquals(row("y.py"), [["a3a3a3a3"], [["a1a1a1a1", true, "a1a1a1a1"]]]);
+    const r = listSpans(ix.store, "x.py", { cwd: P });
+    assertEquals(r.spans.map((s) => [s.session.slice(0, 8), s.text]), [[
+      "a3a3a3a3",
+      "X = 'new'\n",
+    ]]);
+    assertEquals(r.away?.map((a) => [a.removed, a.by.slice(0, 8)]), [[true, "a2a2a2a2"]]);
+    // Nothing made after the removal: the session is the file's, and who removed it is said.
+    const z = blame(ix.store, "z.py", { cwd: P });
+    assertEquals(z.sessions.map((s) => [s.removed, s.moved_on_by?.slice(0, 8)]), [
+      [true, "a2a2a2a2"],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

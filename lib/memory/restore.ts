@@ -145,7 +145,8 @@ export interface RestoreList {
   hidden: number;
   /**
    * Where the earlier files of this name went that sessions left out had changed: moved away
-   * by a later session before the file here was made (trial 105 F2), once per place.
+   * (trial 105 F2) or removed (trial 110 F4) before the file here was made, once per place (a
+   * removal once per session that made it).
    */
   away?: MoveAway[];
 }
@@ -242,7 +243,11 @@ export function listSpans(
     spans,
     hidden: hidden.size,
     ...(m.away?.size
-      ? { away: [...new Map([...m.away.values()].map((a) => [a.to, a])).values()] }
+      ? {
+        away: [
+          ...new Map([...m.away.values()].map((a) => [a.to ?? `\0${a.session}`, a])).values(),
+        ],
+      }
       : {}),
   };
 }
