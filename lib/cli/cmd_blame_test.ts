@@ -485,3 +485,51 @@ Deno.test("blame and restore leave out a removed file's sessions and say so, in 
     ix.cleanup();
   }
 });
+
+// Trial 110 F3: "as b.py; moved here later by" the session that moved b.py to c.py, where
+// another moved c.py here.
+Deno.test("blame names each session's own names and the session that moved the file here, in text and JSON", async () => {
+  const at = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/mv",
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    at("c1c10000-1111-4222-8333-000000000110", "08", [
+      { user: "write b" },
+      { write: "/w/mv/b.py", content: "B = 1\n" },
+    ]),
+    at("c2c20000-1111-4222-8333-000000000110", "09", [
+      { user: "rename b" },
+      { bash: "mv b.py c.py", out: "", exit: 0 },
+    ]),
+    at("c3c30000-1111-4222-8333-000000000110", "10", [
+      { user: "rename c" },
+      { bash: "mv c.py d.py", out: "", exit: 0 },
+    ]),
+  ]);
+  const positionals = ["/w/mv/d.py"];
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "\n  as b.py; moved to c.py by c2c20000, then moved here by c3c30000\n",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { json: true }, positionals }, json.io), 0);
+    const s = JSON.parse(json.out()).sessions[0];
+    assertEquals([s.earlier_names, s.moved_through, s.moved_by.id], [
+      ["/w/mv/b.py"],
+      [{
+        path: "/w/mv/c.py",
+        by: { harness: "claude", id: "c2c20000-1111-4222-8333-000000000110" },
+        copied: false,
+      }],
+      "c3c30000-1111-4222-8333-000000000110",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -27,7 +27,7 @@
  */
 import { projectHolds } from "../project_path.ts";
 import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
-import { type MoveAway, withRenames } from "./renames.ts";
+import { type MoveAway, nameChain, type NameHop, withRenames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -138,6 +138,12 @@ export interface BlameSession {
   earlier_names?: string[];
   moved_by?: string;
   moved_by_harness?: string;
+  /**
+   * With `earlier_names`: the names later sessions gave the file on its way here, oldest first,
+   * each with the session that gave it (trial 110 F3: `as b.py → c.py → d.py; moved here later
+   * by` the session that moved b.py to c.py, not the one that moved it here).
+   */
+  moved_through?: NameHop[];
   /**
    * `moved_to` was a later session's move (native id, harness), not this one's; with `removed`,
    * the later session that removed the file.
@@ -292,6 +298,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
       e.earlier_names = before ?? [earlier.path];
       e.moved_by = earlier.by;
       e.moved_by_harness = earlier.byHarness;
+      if (earlier.on.length > 1) e.moved_through = earlier.on.slice(0, -1);
       if (earlier.copied) e.copied = true;
     } else if (before) {
       e.moved_from = before;
@@ -343,6 +350,37 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
 function awayOf(store: Store, away: Map<number, MoveAway>): NonNullable<BlameResult["away"]> {
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...away.keys()]) });
   return rows.map((s) => ({ session: s.native_id, harness: s.harness, move: away.get(s.id)! }));
+}
+
+/**
+ * How a listing says a session's earlier names and the moves that brought the file here:
+ * `as b.py; moved to c.py by b2000000, then here by b3000000`; `ref` names a session by its
+ * harness and native id. Names one session gave in a row are said once, by the last of them.
+ */
+export function earlierWords(
+  s: BlameSession,
+  ref: (harness: string, id: string) => string,
+): string {
+  type Hop = { path?: string; by: string; byHarness?: string; copied?: boolean };
+  const through = s.moved_through ?? [];
+  const last = { by: s.moved_by!, byHarness: s.moved_by_harness };
+  const who = (h: Hop) => `${h.byHarness ?? s.session.harness} ${h.by}`;
+  const runs: Hop[] = [];
+  for (const h of [...through, { ...last, copied: s.copied && !through.some((x) => x.copied) }]) {
+    const prev = runs.at(-1);
+    if (prev && who(prev) === who(h)) {
+      runs[runs.length - 1] = { ...h, copied: prev.copied || h.copied };
+    } else runs.push(h);
+  }
+  const by = (h: Hop) => ref(h.byHarness ?? s.session.harness, h.by);
+  const verb = (h: Hop) => (h.copied ? "copied" : "moved");
+  const names = nameChain(s.earlier_names ?? [], s.session.project);
+  const here = runs.at(-1)!;
+  if (runs.length === 1) return `as ${names}; ${verb(here)} here later by ${by(here)}`;
+  const steps = runs.slice(0, -1).map((h) =>
+    `${verb(h)} to ${nameChain([h.path!], s.session.project)} by ${by(h)}`
+  );
+  return `as ${names}; ${steps.join(", then ")}, then ${verb(here)} here by ${by(here)}`;
 }
 
 /** `wrote the line`, or `may have written the line` when told by a repeated text alone. */

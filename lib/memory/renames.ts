@@ -191,19 +191,48 @@ interface NameBefore {
   path: string;
   /** Epoch ms of the move: earlier sessions' touches of the name before it are the file's. */
   before: number;
-  /** The session that moved it (native id, harness). */
+  /**
+   * The session that moved it to the name asked (native id, harness): the last of `on`'s
+   * (trial 110 F3: the one that moved it away from `path` was named, several moves back).
+   */
   by: string;
   byHarness: string;
-  /** Its row id. */
+  /** The row id of the session that moved it away from `path` (its touches of it are its own). */
   bySession: number;
-  /** It copied the file here (`cp`) rather than moving it. */
+  /** It came to the name asked through a copy (`cp`) on the way, not moves alone. */
   copied?: true;
   /**
-   * The names the file had after `path` and before the one asked, oldest first, when the
-   * sessions that gave it them only moved it (trial 108 F1: `mv r.py s.py` in one session,
-   * `mv s.py t.py` in the next); `by` is then the session that moved it to the name asked.
+   * The names the file had after `path`, oldest first, the one asked last, each with the
+   * session that gave it that name (trial 108 F1: `mv r.py s.py` in one session, `mv s.py
+   * t.py` in the next).
    */
-  via?: string[];
+  on: NameHop[];
+}
+
+/** A name a session gave the file ({@link NameBefore.on}). */
+export interface NameHop {
+  /** The name, whole. */
+  path: string;
+  /** The session that moved or copied the file to it (native id, harness). */
+  by: string;
+  byHarness: string;
+  /** It copied the file there (`cp`). */
+  copied?: true;
+}
+
+/**
+ * The names session `s` gave the file after `names[0]` (its names for it, oldest first, as
+ * {@link earlierNames} gives them), up to `to`, the name it moved the file to last.
+ */
+function hopsOf(s: SessionRow, names: readonly EarlierName[], to: string): NameHop[] {
+  // `copied` of a name: a copy came between it and `to`; the copy is where that changes.
+  const paths = [...names.slice(1).map((n) => n.path), to];
+  return paths.map((path, i) => ({
+    path,
+    by: s.native_id,
+    byHarness: s.harness,
+    ...(names[i].copied && !names[i + 1]?.copied ? { copied: true as const } : {}),
+  }));
 }
 
 /** How many moves across sessions a file's history is followed back through. */
@@ -240,7 +269,7 @@ export function withEarlierNames(
     renamed.set(s.id, names.map((n) => n.path));
     if (names[0].copied) copied.add(s.id);
     cameAt.set(s.id, names.at(-1)!.until);
-    const start = moveStart(store, s, names[0]);
+    const start = moveStart(store, s, names, m.target);
     if (start) starts.push(start);
   }
   const earlier = new Map<number, EarlierTouch>();
@@ -307,10 +336,17 @@ function likeName(path: string): string {
 
 /**
  * The name the file had at session `s`'s start and the time `s` moved it away from that
- * name; undefined when `s` made it under that name (its first name's span starts after the
- * session's start) or the move's time is unknown.
+ * name, `s` named as the mover to `to` (its names for the file, `names`, end there); undefined
+ * when `s` made it under that name (its first name's span starts after the session's start)
+ * or the move's time is unknown.
  */
-function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore | undefined {
+function moveStart(
+  store: Store,
+  s: SessionRow,
+  names: readonly EarlierName[],
+  to: string,
+): NameBefore | undefined {
+  const first = names[0];
   if (first.from !== 0) return undefined;
   const made = Q.fileTouches.all(store, { like: likeName(first.path), path: first.path })
     .some((r) =>
@@ -328,6 +364,22 @@ function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore 
     byHarness: s.harness,
     bySession: s.id,
     ...(first.copied ? { copied: true as const } : {}),
+    on: hopsOf(s, names, to),
+  };
+}
+
+/**
+ * `start`, a name the file had before a session moved it to `st.path`, with the moves after
+ * `st.path` of `st` (its mover to the name asked, its names on): the start to follow back.
+ */
+function onFrom(start: NameBefore, st: NameBefore): NameBefore {
+  return {
+    ...start,
+    before: Math.min(start.before, st.before),
+    by: st.by,
+    byHarness: st.byHarness,
+    ...(st.copied ? { copied: true as const } : {}),
+    on: [...start.on, ...st.on],
   };
 }
 
@@ -392,24 +444,18 @@ function touchesBefore(
         );
         if (after.size) continue;
         out.push(...mine, ...moved);
+        // Its own names for the file, not those later sessions gave it (trial 110 F3).
         earlier.set(s.id, {
           path: st.path,
           by: st.by,
           byHarness: st.byHarness,
           ...(st.copied ? { copied: true as const } : {}),
+          on: st.on,
         });
-        if (names.length || st.via) {
-          renamed.set(s.id, [...names.map((n) => n.path), st.path, ...st.via ?? []]);
-        }
+        if (names.length) renamed.set(s.id, [...names.map((n) => n.path), st.path]);
         if (names.length) {
-          const start = moveStart(store, s, names[0]);
-          if (start) {
-            next.push({
-              ...start,
-              before: Math.min(start.before, st.before),
-              ...(st.copied ? { copied: true as const } : {}),
-            });
-          }
+          const start = moveStart(store, s, names, st.path);
+          if (start) next.push(onFrom(start, st));
         }
       }
     }
@@ -421,8 +467,9 @@ function touchesBefore(
 /**
  * The name the file had before session `s` moved it to `st.path` (`names`, its names in `s`,
  * oldest first), when `s` touched none of them: the start to follow back, with `st`'s later
- * names and mover kept. Undefined when the move came after `st`'s (by time), `s` made the
- * file itself, or `s` moved it away from `st.path` again (another file came there after).
+ * names and mover to the name asked kept. Undefined when the move came after `st`'s (by
+ * time), `s` made the file itself, or `s` moved it away from `st.path` again (another file
+ * came there after).
  */
 function passedThrough(
   store: Store,
@@ -437,15 +484,8 @@ function passedThrough(
   if (movesAfter(store, s.id, s.project, new Map([[st.path, came]]), reads.commands(s.id)).size) {
     return undefined;
   }
-  const start = moveStart(store, s, names[0]);
-  if (!start) return undefined;
-  return {
-    ...start,
-    by: st.by,
-    byHarness: st.byHarness,
-    via: [...names.slice(1).map((n) => n.path), st.path, ...st.via ?? []],
-    ...(st.copied ? { copied: true as const } : {}),
-  };
+  const start = moveStart(store, s, names, st.path);
+  return start && onFrom(start, st);
 }
 
 /**
