@@ -416,6 +416,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   for (const s of d.spans) {
     const flags = [
       s.unrestorable === "write" && "previous content unknown, not restorable",
+      s.unrestorable === "created" && "created the file, nothing before it to restore",
       s.unrestorable === "redacted" && "secret redacted when indexed, not restorable",
       s.unrestorable === "cut" && "middle cut when indexed, not restorable",
       s.redacted && s.unrestorable !== "redacted" && "redacted",
@@ -479,6 +480,12 @@ export function spanNotes(span: PickedSpan, writing: boolean): string[] {
   if (span.unrestorable === "write" && !writing) {
     notes.push(
       `deja: span ${span.n} is what a write put in the file, not what it held before (unknown)\n`,
+    );
+  }
+  if (span.unrestorable === "created" && !writing) {
+    notes.push(
+      `deja: span ${span.n} is what the write that created the file put in it; the file did ` +
+        "not exist before\n",
     );
   }
   return notes;
