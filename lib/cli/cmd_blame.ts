@@ -124,7 +124,10 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
       shortRef(store, a.harness, a.session)
     } touched an earlier file of this name, `;
     // Removed, it is nowhere to blame (trial 110 F4).
-    if (a.move.to === undefined) return `${head}removed by ${by} before this one was made`;
+    if (a.move.to === undefined) {
+      const who = a.move.by === a.session && a.move.byHarness === a.harness ? "it" : by;
+      return `${head}which ${who} removed before this one was made`;
+    }
     const to = tilde(a.move.to, io.env.home);
     return `${head}moved to ${to} by ${by} before this one was made (deja blame ${to})`;
   });

@@ -434,6 +434,8 @@ Deno.test("blame and restore leave out a removed file's sessions and say so, in 
       { user: "write x" },
       { write: "/w/rm/x.py", content: "X = 'old'\n" },
       { edit: "/w/rm/x.py", old: "X = 'old'", new: "X = 'older'" },
+      { write: "/w/rm/y.py", content: "Y = 'old'\n" },
+      { bash: "rm y.py", out: "", exit: 0 },
     ]),
     at("a2a20000-1111-4222-8333-000000000110", "09", [
       { user: "remove x" },
@@ -442,6 +444,7 @@ Deno.test("blame and restore leave out a removed file's sessions and say so, in 
     at("a3a30000-1111-4222-8333-000000000110", "10", [
       { user: "new x" },
       { write: "/w/rm/x.py", content: "X = 'new'\n" },
+      { write: "/w/rm/y.py", content: "Y = 'new'\n" },
     ]),
   ]);
   const positionals = ["/w/rm/x.py"];
@@ -452,8 +455,15 @@ Deno.test("blame and restore leave out a removed file's sessions and say so, in 
     assert(!pipe.out().includes("\na1a10000 "), pipe.out());
     assertStringIncludes(
       pipe.out(),
-      "left out: a1a10000 touched an earlier file of this name, removed by a2a20000 before " +
+      "left out: a1a10000 touched an earlier file of this name, which a2a20000 removed before " +
         "this one was made",
+    );
+    // Removed by the session that touched it.
+    const own = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["/w/rm/y.py"] }, own.io), 0);
+    assertStringIncludes(
+      own.out(),
+      "left out: a1a10000 touched an earlier file of this name, which it removed before",
     );
     const json = captureIO(ix.env, false);
     assertEquals(await blameCmd.run({ values: { json: true }, positionals }, json.io), 0);
