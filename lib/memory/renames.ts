@@ -602,11 +602,12 @@ export function withoutMovedAway(
   /**
    * Whether a change of the name came after move `mv`, or a session moved or copied another
    * file here after it (a swap `mv a tmp && mv b a && mv tmp b` in a later session): the file
-   * here was made again.
+   * here was made again. After a removal, only a write makes it again: a file edited after it
+   * came back some way no session recorded (`git checkout` of the removed one, maybe).
    */
   const made = (mv: MoveAway) =>
     mine.some((t) =>
-      !t.failed && t.op !== "read" &&
+      !t.failed && (mv.removed ? t.op === "write" : t.op !== "read") &&
       (t.sessionId === mv.session ? t.seq > mv.seq : t.time !== null && t.time > mv.time)
     ) ||
     [...m.cameAt ?? []].some(([sid, seq]) => {

@@ -697,15 +697,18 @@ Deno.test("a file removed before the file of its name was made again is another 
       { write: `${P}/y.py`, content: "Y = 'old'\n" },
       { bash: "rm -f y.py", out: "", exit: 0 },
       { write: `${P}/z.py`, content: "Z = 'only'\n" },
+      { write: `${P}/w.py`, content: "W = 'old'\n" },
     ]),
     spec("a2a2a2a2-0000-4000-8000-000000000110", "09", [
       { user: "remove x and z" },
-      { bash: "rm x.py && git rm -q z.py", out: "", exit: 0 },
+      { bash: "rm x.py w.py && git rm -q z.py", out: "", exit: 0 },
     ]),
     spec("a3a3a3a3-0000-4000-8000-000000000110", "10", [
       { user: "new x and y" },
       { write: `${P}/x.py`, content: "X = 'new'\n" },
       { write: `${P}/y.py`, content: "Y = 'new'\n" },
+      // Edited, not written: it came back some way no session recorded, maybe the old file.
+      { edit: `${P}/w.py`, old: "W = 'old'", new: "W = 'back'" },
     ]),
   ]);
   try {
@@ -729,6 +732,12 @@ Deno.test("a file removed before the file of its name was made again is another 
     assertEquals(z.sessions.map((s) => [s.removed, s.moved_on_by?.slice(0, 8)]), [
       [true, "a2a2a2a2"],
     ]);
+    const w = blame(ix.store, "w.py", { cwd: P });
+    assertEquals(
+      w.sessions.map((s) => [s.session.native_id.slice(0, 8), s.removed]),
+      [["a3a3a3a3", undefined], ["a1a1a1a1", true]],
+    );
+    assertEquals(w.away, undefined);
   } finally {
     ix.cleanup();
   }
