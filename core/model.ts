@@ -76,6 +76,11 @@ export interface ToolResultInfo {
    * `toolUseResult` of `type: "update"`: `originalFile`): what `deja restore` gives back.
    */
   overwritten?: string;
+  /**
+   * The call was a write that made the file: nothing was there before it (Claude Code's Write
+   * `toolUseResult` of `type: "create"`). `deja restore` says so of its span (trial 110 F6).
+   */
+  created?: boolean;
 }
 
 /** One event of a session, in order. */

@@ -260,7 +260,9 @@ function prepareEvent(
     out.data = '{"cut":true}';
   } else if (e.kind === "tool_result" && e.result) {
     const { exit, isError, notRun } = e.result;
-    out.data = JSON.stringify(notRun ? { exit, isError, notRun } : { exit, isError });
+    // A write that made its file says so in its status (lib/memory/restore.ts reads it).
+    const made = e.result.created && !notRun ? { created: true } : {};
+    out.data = JSON.stringify(notRun ? { exit, isError, notRun } : { exit, isError, ...made });
     out.result = notRun ? { exit, isError, notRun } : { exit, isError };
     // What a write replaced: capped and redacted as an edit's replaced text is.
     if (e.result.overwritten !== undefined && !notRun) {

@@ -799,6 +799,18 @@ export const Q = {
       AND (instr(text, 'mv') > 0 OR instr(text, 'cp') > 0) AND instr(text, ?) > 0`,
     ["name", "name"],
   ),
+  /**
+   * Sessions whose commands name `name` beside `rm` or `unlink` (as {@link Q.sessionsMovingName}
+   * for moves): those that may have removed a file of that name (lib/memory/renames.ts).
+   */
+  sessionsRemovingName: query<{ name: string }, { session: number }>(
+    `SELECT DISTINCT session_id AS session FROM commands
+    WHERE (instr(command, 'rm') > 0 OR instr(command, 'unlink') > 0) AND instr(command, ?) > 0
+    UNION SELECT DISTINCT session_id FROM events
+    WHERE kind = 'user' AND substr(text, 1, 1) = '!'
+      AND (instr(text, 'rm') > 0 OR instr(text, 'unlink') > 0) AND instr(text, ?) > 0`,
+    ["name", "name"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,

@@ -74,12 +74,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Session 45 (every harness reading parsers/_message_blocks.ts: claude 15, cherrystudio 15,
   // codebuddy 14, factory 14, codewhale 8, commandcode 7, trae 7, zcode 9): the output of a
   // command the person ran in `!` bash mode is a notice (trial 103 F9).
-  claude: 15,
-  cherrystudio: 15,
-  codebuddy: 14,
+  // 16 (claude, cherrystudio), 15 (codebuddy, factory): a Write's result of type `create` says
+  // the write made its file (`created`), which restore says of its span (trial 110 F6).
+  claude: 16,
+  cherrystudio: 16,
+  codebuddy: 15,
   codewhale: 8, // session 13: list_dir reads no file; 7: see codex 7
   commandcode: 7,
-  factory: 14,
+  factory: 15,
   trae: 8, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7; 8: codex 8
   zcode: 9, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 8, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;

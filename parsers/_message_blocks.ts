@@ -206,6 +206,8 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   if (!isError && x?.type === "update" && typeof x.originalFile === "string") {
     result.overwritten = x.originalFile;
   }
+  // A Write that made the file: there was nothing before it (trial 110 F6).
+  if (!isError && x?.type === "create") result.created = true;
   const ev: Event = { kind: "tool_result", text, result };
   if (time !== undefined) ev.time = time;
   if (callId) ev.key = `res:${callId}`;

@@ -383,6 +383,13 @@ Deno.test("a Write over an existing file keeps the file it replaced (originalFil
       null,
       null,
     ]);
+    // A write of type create made the file: nothing was there before it (trial 110 F6).
+    assertEquals(sessions[0].events.map((e) => e.result?.created ?? false), [
+      false,
+      true,
+      false,
+      false,
+    ]);
   } finally {
     st.cleanup();
   }

@@ -43,9 +43,11 @@ export type Turn =
   | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
   /**
    * `original`: the file the write replaced, as Claude Code's Write result of `type: "update"`
-   * records it (`originalFile`); without it the result is a plain "File created".
+   * records it (`originalFile`); `created`: the write made the file, as its result of `type:
+   * "create"` records it (`originalFile: null`); without either the result is a plain "File
+   * created" with no `toolUseResult`.
    */
-  | { write: string; content: string; fail?: boolean; original?: string }
+  | { write: string; content: string; fail?: boolean; original?: string; created?: boolean }
   /** `with`: more fields of the Read call's input (`{ limit: 20 }`); `out: null`: no result. */
   | { read: string; fail?: boolean; out?: string | null; with?: Record<string, unknown> };
 
@@ -160,18 +162,22 @@ export function claudeLines(s: SessionSpec): string[] {
       result(call("MultiEdit", { file_path: turn.multi, edits }), "ok", false);
     } else if ("write" in turn) {
       const id = call("Write", { file_path: turn.write, content: turn.content });
-      const update = turn.original === undefined || turn.fail ? undefined : {
-        type: "update",
+      const record = turn.fail || (turn.original === undefined && !turn.created) ? undefined : {
+        type: turn.original === undefined ? "create" : "update",
         filePath: turn.write,
         content: turn.content,
         structuredPatch: [],
-        originalFile: turn.original,
+        originalFile: turn.original ?? null,
       };
       result(
         id,
-        turn.fail ? "EACCES" : update ? `The file ${turn.write} has been updated.` : "File created",
+        turn.fail
+          ? "EACCES"
+          : turn.original !== undefined
+          ? `The file ${turn.write} has been updated.`
+          : "File created",
         Boolean(turn.fail),
-        update,
+        record,
       );
     } else {
       const id = call("Read", { file_path: turn.read, ...turn.with });

@@ -20,6 +20,7 @@ import {
   type BlameChange,
   type BlameResult,
   type BlameSession,
+  earlierWords,
   lineWords,
 } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
@@ -70,8 +71,9 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
   sessions: Array<
     BlameSession & {
       ref: string;
-      moved_by_ref?: string;
       moved_on_by_ref?: string;
+      /** Its earlier names and the moves that brought the file here, in words (`earlierWords`). */
+      earlierText?: string;
       description: string | null;
     }
   >;
@@ -116,12 +118,19 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     limit: args.limit,
     hidden: hiddenOf(store, args.filter, io),
   });
-  const awayText = r.away?.map((a) =>
-    `left out: ${shortRef(store, a.harness, a.session)} touched an earlier file of this name, ` +
-    `moved to ${tilde(a.move.to, io.env.home)} by ${
-      shortRef(store, a.move.byHarness, a.move.by)
-    } before this one was made (deja blame ${tilde(a.move.to, io.env.home)})`
-  );
+  const awayText = r.away?.map((a) => {
+    const by = shortRef(store, a.move.byHarness, a.move.by);
+    const head = `left out: ${
+      shortRef(store, a.harness, a.session)
+    } touched an earlier file of this name, `;
+    // Removed, it is nowhere to blame (trial 110 F4).
+    if (a.move.to === undefined) {
+      const who = a.move.by === a.session && a.move.byHarness === a.harness ? "it" : by;
+      return `${head}which ${who} removed before this one was made`;
+    }
+    const to = tilde(a.move.to, io.env.home);
+    return `${head}moved to ${to} by ${by} before this one was made (deja blame ${to})`;
+  });
   return {
     ...r,
     ...(awayText?.length ? { awayText } : {}),
@@ -130,7 +139,7 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
       ...s,
       ref: shortRef(store, s.session.harness, s.session.native_id),
       ...(s.moved_by
-        ? { moved_by_ref: shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by) }
+        ? { earlierText: earlierWords(s, (harness, id) => shortRef(store, harness, id)) }
         : {}),
       ...(s.moved_on_by
         ? {
@@ -159,7 +168,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
     away: (d.away ?? []).map((a) => ({
       harness: a.harness,
       id: a.session,
-      moved_to: a.move.to,
+      removed: Boolean(a.move.removed),
+      moved_to: a.move.to ?? null,
       moved_by: { harness: a.move.byHarness, id: a.move.by },
     })),
     sessions: d.sessions.map((s) => ({
@@ -177,6 +187,11 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       moved_on_by: s.moved_on_by ? { harness: s.moved_on_by_harness, id: s.moved_on_by } : null,
       earlier_names: s.earlier_names ?? [],
       moved_by: s.moved_by ? { harness: s.moved_by_harness, id: s.moved_by } : null,
+      moved_through: (s.moved_through ?? []).map((h) => ({
+        path: h.path,
+        by: { harness: h.byHarness, id: h.by },
+        copied: Boolean(h.copied),
+      })),
       moved_unsure: Boolean(s.unsure),
       line: s.line,
       line_unsure: Boolean(s.lineUnsure),
@@ -304,7 +319,7 @@ function sessionLines(
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed
-      ? "; removed later"
+      ? `; removed later${s.moved_on_by ? ` by ${s.moved_on_by_ref}` : ""}`
       : s.moved_to
       ? `; moved later ${
         s.moved_on_by
@@ -332,13 +347,7 @@ function sessionLines(
     );
   }
   // It touched the file under an earlier name, which a later session moved here (trial 100 F1).
-  if (s.earlier_names) {
-    lines.push(
-      `  as ${oneLine(nameChain(s.earlier_names, s.session.project), 160)}; ${
-        s.copied ? "copied" : "moved"
-      } here later by ${s.moved_by_ref ?? s.moved_by}`,
-    );
-  }
+  if (s.earlierText) lines.push(`  ${oneLine(s.earlierText, 240)}`);
   if (byLine) return [...lines, ...lineChanges(s, c)];
   // The newest three changes, each with its time whether or not words surround it (trial 37:
   // a Crush edit with no gist was counted, "1 edit", and never listed); a gist already

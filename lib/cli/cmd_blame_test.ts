@@ -419,3 +419,127 @@ Deno.test("blame says an edit replaced every occurrence, in text and JSON", asyn
     ix.cleanup();
   }
 });
+
+// Trial 110 F4: a file removed and made again by a later session listed the sessions of the
+// removed file as this one's, said nowhere.
+Deno.test("blame and restore leave out a removed file's sessions and say so, in text and JSON alike", async () => {
+  const at = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/rm",
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    at("a1a10000-1111-4222-8333-000000000110", "08", [
+      { user: "write x" },
+      { write: "/w/rm/x.py", content: "X = 'old'\n" },
+      { edit: "/w/rm/x.py", old: "X = 'old'", new: "X = 'older'" },
+      { write: "/w/rm/y.py", content: "Y = 'old'\n" },
+      { bash: "rm y.py", out: "", exit: 0 },
+    ]),
+    at("a2a20000-1111-4222-8333-000000000110", "09", [
+      { user: "remove x" },
+      { bash: "rm x.py", out: "", exit: 0 },
+    ]),
+    at("a3a30000-1111-4222-8333-000000000110", "10", [
+      { user: "new x" },
+      { write: "/w/rm/x.py", content: "X = 'new'\n" },
+      { write: "/w/rm/y.py", content: "Y = 'new'\n" },
+    ]),
+  ]);
+  const positionals = ["/w/rm/x.py"];
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals }, pipe.io), 0);
+    assert(pipe.out().startsWith("/w/rm/x.py  exact match, 1 session\n"), pipe.out());
+    assert(!pipe.out().includes("\na1a10000 "), pipe.out());
+    assertStringIncludes(
+      pipe.out(),
+      "left out: a1a10000 touched an earlier file of this name, which a2a20000 removed before " +
+        "this one was made",
+    );
+    // Removed by the session that touched it.
+    const own = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["/w/rm/y.py"] }, own.io), 0);
+    assertStringIncludes(
+      own.out(),
+      "left out: a1a10000 touched an earlier file of this name, which it removed before",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { json: true }, positionals }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.sessions.map((s: { id: string }) => s.id.slice(0, 8)), ["a3a30000"]);
+    assertEquals(doc.away, [{
+      harness: "claude",
+      id: "a1a10000-1111-4222-8333-000000000110",
+      removed: true,
+      moved_to: null,
+      moved_by: { harness: "claude", id: "a2a20000-1111-4222-8333-000000000110" },
+    }]);
+    const list = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals }, list.io), 0);
+    assert(!list.out().includes("'older'") && !list.out().includes("a1a10000"), list.out());
+    assertStringIncludes(
+      list.err(),
+      "spans of an earlier file of this name are left out: it was removed by a2a20000 before " +
+        "this one was made",
+    );
+    const rj = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { json: true }, positionals }, rj.io), 0);
+    const rdoc = JSON.parse(rj.out());
+    assertEquals([rdoc.spans.length, rdoc.moved_away, rdoc.removed_by], [1, [], [{
+      harness: "claude",
+      id: "a2a20000-1111-4222-8333-000000000110",
+    }]]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 110 F3: "as b.py; moved here later by" the session that moved b.py to c.py, where
+// another moved c.py here.
+Deno.test("blame names each session's own names and the session that moved the file here, in text and JSON", async () => {
+  const at = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/mv",
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    at("c1c10000-1111-4222-8333-000000000110", "08", [
+      { user: "write b" },
+      { write: "/w/mv/b.py", content: "B = 1\n" },
+    ]),
+    at("c2c20000-1111-4222-8333-000000000110", "09", [
+      { user: "rename b" },
+      { bash: "mv b.py c.py", out: "", exit: 0 },
+    ]),
+    at("c3c30000-1111-4222-8333-000000000110", "10", [
+      { user: "rename c" },
+      { bash: "mv c.py d.py", out: "", exit: 0 },
+    ]),
+  ]);
+  const positionals = ["/w/mv/d.py"];
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "\n  as b.py; moved to c.py by c2c20000, then moved here by c3c30000\n",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { json: true }, positionals }, json.io), 0);
+    const s = JSON.parse(json.out()).sessions[0];
+    assertEquals([s.earlier_names, s.moved_through, s.moved_by.id], [
+      ["/w/mv/b.py"],
+      [{
+        path: "/w/mv/c.py",
+        by: { harness: "claude", id: "c2c20000-1111-4222-8333-000000000110" },
+        copied: false,
+      }],
+      "c3c30000-1111-4222-8333-000000000110",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

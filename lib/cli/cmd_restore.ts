@@ -17,6 +17,7 @@ import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { blame } from "../memory/blame.ts";
+import type { MoveAway } from "../memory/renames.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import {
@@ -89,8 +90,10 @@ export interface RestoreArgs {
 }
 
 /** The spans of the file, each with the shortest reference of its session. */
-export interface RestoreData extends Omit<RestoreList, "spans"> {
+export interface RestoreData extends Omit<RestoreList, "spans" | "away"> {
   spans: Array<RestoreSpan & { ref: string }>;
+  /** {@link RestoreList.away}, each with the shortest reference of the session that did it. */
+  away?: Array<MoveAway & { byRef: string }>;
   /**
    * A line typed with the path (`app.py:3`): its text in the file now, and whether spans
    * were kept to those whose edit or write put that text there (else all are listed).
@@ -204,7 +207,10 @@ export function restoreData(
     hidden: hiddenOf(store, args.filter, io),
   });
   let spans = r.spans.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.session) }));
-  if (place.line === undefined) return { ...r, spans };
+  const { away: gone, ...rest } = r;
+  const away = gone?.map((a) => ({ ...a, byRef: shortRef(store, a.byHarness, a.by) }));
+  const listed = { ...rest, ...(away ? { away } : {}) };
+  if (place.line === undefined) return { ...listed, spans };
   // The spans of the calls that wrote the line as it is now, by blame's line rule: those to
   // give back.
   const b = blame(store, place.path, {
@@ -228,7 +234,7 @@ export function restoreData(
   const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
   const note = b.line?.text ? undefined : b.line?.note;
   return {
-    ...r,
+    ...listed,
     spans,
     line: {
       n: place.line,
@@ -346,7 +352,12 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     match: d.match,
     recorded: d.recorded ?? null,
     hidden: d.hidden,
-    moved_away: (d.away ?? []).map((a) => a.to),
+    moved_away: (d.away ?? []).flatMap((a) => a.to === undefined ? [] : [a.to]),
+    // An earlier file of this name removed before this one was made (trial 110 F4).
+    removed_by: (d.away ?? []).filter((a) => a.removed).map((a) => ({
+      harness: a.byHarness,
+      id: a.by,
+    })),
     ...(d.line
       ? {
         line: {
@@ -405,6 +416,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   for (const s of d.spans) {
     const flags = [
       s.unrestorable === "write" && "previous content unknown, not restorable",
+      s.unrestorable === "created" && "created the file, nothing before it to restore",
       s.unrestorable === "redacted" && "secret redacted when indexed, not restorable",
       s.unrestorable === "cut" && "middle cut when indexed, not restorable",
       s.redacted && s.unrestorable !== "redacted" && "redacted",
@@ -470,6 +482,12 @@ export function spanNotes(span: PickedSpan, writing: boolean): string[] {
       `deja: span ${span.n} is what a write put in the file, not what it held before (unknown)\n`,
     );
   }
+  if (span.unrestorable === "created" && !writing) {
+    notes.push(
+      `deja: span ${span.n} is what the write that created the file put in it; the file did ` +
+        "not exist before\n",
+    );
+  }
   return notes;
 }
 
@@ -480,10 +498,12 @@ function runRestore(a: Args, io: IO): number {
   // An earlier file of this name moved away: its spans are that file's (trial 105 F2).
   if (!args.json) {
     for (const a of d.away ?? []) {
+      const head = "deja: spans of an earlier file of this name are left out: it was";
       io.err(
-        `deja: spans of an earlier file of this name are left out: it was moved to ${
-          tilde(a.to, io.env.home)
-        } before this one was made\nhint: deja restore ${tilde(a.to, io.env.home)}\n`,
+        a.to === undefined
+          ? `${head} removed by ${a.byRef} before this one was made\n`
+          : `${head} moved to ${tilde(a.to, io.env.home)} before this one was made\n` +
+            `hint: deja restore ${tilde(a.to, io.env.home)}\n`,
       );
     }
   }

@@ -590,3 +590,54 @@ Deno.test("restore path:line says it cannot tell, as blame does, for a short lin
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 110 F6: a Write that created the file was "previous content unknown": there was none.
+Deno.test("restore says a write created the file, in text and JSON, and refuses to write it back", async () => {
+  const ix = await indexSessions([{
+    id: "7e570000-1111-4222-8333-000000000110",
+    cwd: "/w/made",
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "write a new module" },
+      { write: "/w/made/new.py", content: "N = 1\n", created: true },
+      { write: "/w/made/other.py", content: "O = 1\n" },
+    ],
+  }]);
+  const positionals = ["/w/made/new.py"];
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals }, pipe.io), 0);
+    assertStringIncludes(pipe.out(), "(created the file, nothing before it to restore)");
+    assert(!pipe.out().includes("previous content unknown"), pipe.out());
+    const json = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { json: true }, positionals }, json.io), 0);
+    const span = JSON.parse(json.out()).spans[0];
+    assertEquals([span.op, span.restorable, span.unrestorable], ["write", false, "created"]);
+    const one = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { span: "1" }, positionals }, one.io), 0);
+    assertEquals(one.out(), "N = 1\n");
+    assertStringIncludes(one.err(), "the file did not exist before");
+    const out = join(tempDir("deja-created-"), "copy.py");
+    const e = await assertRejects(
+      () =>
+        restoreCmd.run({ values: { span: "1", out }, positionals }, captureIO(ix.env, false).io),
+      DejaError,
+    );
+    assertStringIncludes(
+      e.message,
+      "the write that created the file; the file did not exist before it",
+    );
+    // A write whose store says nothing of what was there before stays unknown.
+    const d = restoreData(
+      ix.store,
+      parseRestore({ values: {}, positionals: ["/w/made/other.py"] }),
+      {
+        env: ix.env,
+        cwd: "/",
+      },
+    );
+    assertEquals(d.spans[0].unrestorable, "write");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -14,7 +14,7 @@ import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
-import { blame, type BlameSession, lineWords } from "../memory/blame.ts";
+import { blame, type BlameSession, earlierWords, lineWords } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
@@ -318,12 +318,8 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
     );
   }
   if (s.earlier_names && s.moved_by) {
-    const by = shortRef(store, s.moved_by_harness ?? s.session.harness, s.moved_by);
-    out.push(
-      `  as ${oneLineForAgent(nameChain(s.earlier_names, s.session.project), 160)}; ${
-        s.copied ? "copied" : "moved"
-      } here later by ${by}`,
-    );
+    const words = earlierWords(s, (harness, id) => shortRef(store, harness, id));
+    out.push(`  ${oneLineForAgent(words, 240)}`);
   }
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {

@@ -27,7 +27,7 @@
  */
 import { projectHolds } from "../project_path.ts";
 import { movesAfter, patchGone, resolvedIn } from "./moves.ts";
-import { type MoveAway, withRenames } from "./renames.ts";
+import { type MoveAway, nameChain, type NameHop, withRenames } from "./renames.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -113,7 +113,10 @@ export interface BlameSession {
   lineUnsure?: true;
   /** Successful edits and writes (one per call), in session order. */
   changes: BlameChange[];
-  /** A command of the session removed the file after its last touch (lib/memory/moves.ts). */
+  /**
+   * A command of the session removed the file after its last touch (lib/memory/moves.ts), or
+   * of a later session (`moved_on_by`).
+   */
   removed?: true;
   /** A command of the session moved it after its last touch, to this path (as typed). */
   moved_to?: string;
@@ -135,7 +138,16 @@ export interface BlameSession {
   earlier_names?: string[];
   moved_by?: string;
   moved_by_harness?: string;
-  /** `moved_to` was a later session's move (native id, harness), not this one's. */
+  /**
+   * With `earlier_names`: the names later sessions gave the file on its way here, oldest first,
+   * each with the session that gave it (trial 110 F3: `as b.py → c.py → d.py; moved here later
+   * by` the session that moved b.py to c.py, not the one that moved it here).
+   */
+  moved_through?: NameHop[];
+  /**
+   * `moved_to` was a later session's move (native id, harness), not this one's; with `removed`,
+   * the later session that removed the file.
+   */
   moved_on_by?: string;
   moved_on_by_harness?: string;
   /** `moved_to` may be a folder it went into (./moves.ts `LaterMove.unsure`; trial 97 F2). */
@@ -168,8 +180,9 @@ export interface BlameResult {
   /** Sessions that touched it and were left out as `hidden`. */
   hidden: number;
   /**
-   * Sessions left out that touched an earlier file of this name, which a later session moved
-   * away before the file here was made (trial 105 F2): where it went and who moved it.
+   * Sessions left out that touched an earlier file of this name, which a session moved away
+   * (trial 105 F2) or removed (trial 110 F4) before the file here was made: where it went (or
+   * that it was removed) and who did it.
    */
   away?: Array<{ session: string; harness: string; move: MoveAway }>;
 }
@@ -285,6 +298,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
       e.earlier_names = before ?? [earlier.path];
       e.moved_by = earlier.by;
       e.moved_by_harness = earlier.byHarness;
+      if (earlier.on.length > 1) e.moved_through = earlier.on.slice(0, -1);
       if (earlier.copied) e.copied = true;
     } else if (before) {
       e.moved_from = before;
@@ -310,9 +324,11 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     // Moved on by a later session (trial 105 F2: `git mv lib/app.py src/core.py` in another
     // session was said nowhere).
+    // Or removed by one (trial 110 F4).
     const on = m.later?.get(e.session.id);
     if (on && !e.moved_to && !e.removed) {
-      e.moved_to = on.to;
+      if (on.removed) e.removed = true;
+      else e.moved_to = on.to;
       e.moved_on_by = on.by;
       e.moved_on_by_harness = on.byHarness;
     }
@@ -334,6 +350,37 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
 function awayOf(store: Store, away: Map<number, MoveAway>): NonNullable<BlameResult["away"]> {
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...away.keys()]) });
   return rows.map((s) => ({ session: s.native_id, harness: s.harness, move: away.get(s.id)! }));
+}
+
+/**
+ * How a listing says a session's earlier names and the moves that brought the file here:
+ * `as b.py; moved to c.py by b2000000, then here by b3000000`; `ref` names a session by its
+ * harness and native id. Names one session gave in a row are said once, by the last of them.
+ */
+export function earlierWords(
+  s: BlameSession,
+  ref: (harness: string, id: string) => string,
+): string {
+  type Hop = { path?: string; by: string; byHarness?: string; copied?: boolean };
+  const through = s.moved_through ?? [];
+  const last = { by: s.moved_by!, byHarness: s.moved_by_harness };
+  const who = (h: Hop) => `${h.byHarness ?? s.session.harness} ${h.by}`;
+  const runs: Hop[] = [];
+  for (const h of [...through, { ...last, copied: s.copied && !through.some((x) => x.copied) }]) {
+    const prev = runs.at(-1);
+    if (prev && who(prev) === who(h)) {
+      runs[runs.length - 1] = { ...h, copied: prev.copied || h.copied };
+    } else runs.push(h);
+  }
+  const by = (h: Hop) => ref(h.byHarness ?? s.session.harness, h.by);
+  const verb = (h: Hop) => (h.copied ? "copied" : "moved");
+  const names = nameChain(s.earlier_names ?? [], s.session.project);
+  const here = runs.at(-1)!;
+  if (runs.length === 1) return `as ${names}; ${verb(here)} here later by ${by(here)}`;
+  const steps = runs.slice(0, -1).map((h) =>
+    `${verb(h)} to ${nameChain([h.path!], s.session.project)} by ${by(h)}`
+  );
+  return `as ${names}; ${steps.join(", then ")}, then ${verb(here)} here by ${by(here)}`;
 }
 
 /** `wrote the line`, or `may have written the line` when told by a repeated text alone. */

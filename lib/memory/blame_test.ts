@@ -572,7 +572,8 @@ Deno.test("blame with a line credits a write with the lines the file keeps of it
 });
 
 // Trial 47: a file written and then deleted with `rm` was only "1 write" here, where ctx
-// said "removed later".
+// said "removed later". (Each session its own file: one written again after another session
+// removed or moved it is another file, trial 110 F4.)
 Deno.test("blame says a session removed or moved the file after touching it", async () => {
   const spec = (n: number, bash: string): SessionSpec => ({
     id: `b1a30000-0000-4000-8000-00000000000${n}`,
@@ -580,25 +581,30 @@ Deno.test("blame says a session removed or moved the file after touching it", as
     start: `2026-11-0${n}T10:00:00Z`,
     turns: [
       { user: "tidy the manifests" },
-      { write: "/w/ops/deploy.yaml", content: "kind: Deployment\n" },
+      { write: `/w/ops/deploy${n}.yaml`, content: "kind: Deployment\n" },
       { bash, out: "", exit: 0 },
       { say: "Done." },
     ],
   });
   const ix = await indexSessions([
-    spec(1, "rm deploy.yaml"),
-    spec(2, "mv deploy.yaml frontend-deploy.yaml"),
-    spec(3, "mv deploy.yaml deploy.old && mv deploy.old deploy.yaml"),
+    spec(1, "rm deploy1.yaml"),
+    spec(2, "mv deploy2.yaml frontend-deploy.yaml"),
+    spec(3, "mv deploy3.yaml deploy.old && mv deploy.old deploy3.yaml"),
   ]);
   try {
-    const r = blame(ix.store, "/w/ops/deploy.yaml", { cwd: "/w/ops" });
-    const by = new Map(r.sessions.map((s) => [s.session.native_id, [s.removed, s.moved_to]]));
-    assertEquals(by.get("b1a30000-0000-4000-8000-000000000001"), [true, undefined]);
-    assertEquals(by.get("b1a30000-0000-4000-8000-000000000002"), [
+    const row = (n: number) =>
+      blame(ix.store, `/w/ops/deploy${n}.yaml`, { cwd: "/w/ops" }).sessions.map((s) => [
+        s.session.native_id,
+        s.removed,
+        s.moved_to,
+      ]);
+    assertEquals(row(1), [["b1a30000-0000-4000-8000-000000000001", true, undefined]]);
+    assertEquals(row(2), [[
+      "b1a30000-0000-4000-8000-000000000002",
       undefined,
       "frontend-deploy.yaml",
-    ]);
-    assertEquals(by.get("b1a30000-0000-4000-8000-000000000003"), [undefined, undefined]);
+    ]]);
+    assertEquals(row(3), [["b1a30000-0000-4000-8000-000000000003", undefined, undefined]]);
   } finally {
     ix.cleanup();
   }

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import type { MoveAway } from "./renames.ts";
+import type { MoveAway, NameHop } from "./renames.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve, win32 } from "node:path";
 import type { Store } from "../store.ts";
@@ -110,11 +110,16 @@ export interface TouchMatch {
 export interface EarlierTouch {
   /** The name, whole. */
   path: string;
-  /** The session that moved it on: native id and harness. */
+  /** The session that moved it to the name asked: native id and harness. */
   by: string;
   byHarness: string;
-  /** That session copied it here (`cp`) rather than moving it. */
+  /** It came there through a copy (`cp`) on the way, not moves alone. */
   copied?: true;
+  /**
+   * The names it had after `path`, oldest first, the name asked last, each with the session
+   * that gave it (trial 110 F3: one session's line named the names later sessions gave it).
+   */
+  on: NameHop[];
 }
 
 /** The file `path` leads to through symlinks; undefined when there is none. */

@@ -25,7 +25,14 @@
 import { basename, dirname, join } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { type MoveCommand, moveCommands, movesAfter, resolvedIn, toldMoves } from "./moves.ts";
+import {
+  globNames,
+  type MoveCommand,
+  moveCommands,
+  movesAfter,
+  resolvedIn,
+  toldMoves,
+} from "./moves.ts";
 import { type EarlierTouch, type FileTouch, toTouch, type TouchMatch } from "./paths.ts";
 import { Anchors, newestFirst } from "./order.ts";
 import { overLikeBound } from "../query.ts";
@@ -43,26 +50,31 @@ export class MoveReads {
   private named = new Map<string, number[]>();
   private rows = new Map<number, MoveCommand[]>();
   constructor(private store: Store) {}
-  /** Sessions whose commands name `name` beside `mv` (lib/schema.ts `sessionsMovingName`). */
-  moving(name: string): number[] {
-    let ids = this.named.get(name);
+  /**
+   * Sessions whose commands name `name` beside `mv` or `cp` (lib/schema.ts
+   * `sessionsMovingName`), or with `removing`, beside `rm` or `unlink` (`sessionsRemovingName`).
+   */
+  moving(name: string, removing = false): number[] {
+    const key = `${removing ? "rm" : "mv"} ${name}`;
+    let ids = this.named.get(key);
     if (!ids) {
-      ids = Q.sessionsMovingName.all(this.store, { name }).map((r) => r.session);
-      this.named.set(name, ids);
+      const q = removing ? Q.sessionsRemovingName : Q.sessionsMovingName;
+      ids = q.all(this.store, { name }).map((r) => r.session);
+      this.named.set(key, ids);
     }
     return ids;
   }
   /**
    * Sessions whose commands name the file at `path` (whole) or one of the {@link FOLDERS}
-   * folders holding it beside `mv` or `cp`: a folder moved or copied moved the files in it
-   * (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
+   * folders holding it beside `mv` or `cp` (with `removing`: `rm`, `unlink`): a folder moved
+   * or copied moved the files in it (trial 108 F4: `cp -r lib lib2` made lib2/a.py).
    */
-  movingPath(path: string): number[] {
-    const ids = new Set(this.moving(basename(path)));
+  movingPath(path: string, removing = false): number[] {
+    const ids = new Set(this.moving(basename(path), removing));
     let dir = dirname(path);
     for (let i = 0; i < FOLDERS && dir !== dirname(dir); i++, dir = dirname(dir)) {
       const name = basename(dir);
-      if (!overLikeBound(name)) { for (const id of this.moving(name)) ids.add(id); }
+      if (!overLikeBound(name)) { for (const id of this.moving(name, removing)) ids.add(id); }
     }
     return [...ids];
   }
@@ -179,19 +191,48 @@ interface NameBefore {
   path: string;
   /** Epoch ms of the move: earlier sessions' touches of the name before it are the file's. */
   before: number;
-  /** The session that moved it (native id, harness). */
+  /**
+   * The session that moved it to the name asked (native id, harness): the last of `on`'s
+   * (trial 110 F3: the one that moved it away from `path` was named, several moves back).
+   */
   by: string;
   byHarness: string;
-  /** Its row id. */
+  /** The row id of the session that moved it away from `path` (its touches of it are its own). */
   bySession: number;
-  /** It copied the file here (`cp`) rather than moving it. */
+  /** It came to the name asked through a copy (`cp`) on the way, not moves alone. */
   copied?: true;
   /**
-   * The names the file had after `path` and before the one asked, oldest first, when the
-   * sessions that gave it them only moved it (trial 108 F1: `mv r.py s.py` in one session,
-   * `mv s.py t.py` in the next); `by` is then the session that moved it to the name asked.
+   * The names the file had after `path`, oldest first, the one asked last, each with the
+   * session that gave it that name (trial 108 F1: `mv r.py s.py` in one session, `mv s.py
+   * t.py` in the next).
    */
-  via?: string[];
+  on: NameHop[];
+}
+
+/** A name a session gave the file ({@link NameBefore.on}). */
+export interface NameHop {
+  /** The name, whole. */
+  path: string;
+  /** The session that moved or copied the file to it (native id, harness). */
+  by: string;
+  byHarness: string;
+  /** It copied the file there (`cp`). */
+  copied?: true;
+}
+
+/**
+ * The names session `s` gave the file after `names[0]` (its names for it, oldest first, as
+ * {@link earlierNames} gives them), up to `to`, the name it moved the file to last.
+ */
+function hopsOf(s: SessionRow, names: readonly EarlierName[], to: string): NameHop[] {
+  // `copied` of a name: a copy came between it and `to`; the copy is where that changes.
+  const paths = [...names.slice(1).map((n) => n.path), to];
+  return paths.map((path, i) => ({
+    path,
+    by: s.native_id,
+    byHarness: s.harness,
+    ...(names[i].copied && !names[i + 1]?.copied ? { copied: true as const } : {}),
+  }));
 }
 
 /** How many moves across sessions a file's history is followed back through. */
@@ -228,7 +269,7 @@ export function withEarlierNames(
     renamed.set(s.id, names.map((n) => n.path));
     if (names[0].copied) copied.add(s.id);
     cameAt.set(s.id, names.at(-1)!.until);
-    const start = moveStart(store, s, names[0]);
+    const start = moveStart(store, s, names, m.target);
     if (start) starts.push(start);
   }
   const earlier = new Map<number, EarlierTouch>();
@@ -295,10 +336,17 @@ function likeName(path: string): string {
 
 /**
  * The name the file had at session `s`'s start and the time `s` moved it away from that
- * name; undefined when `s` made it under that name (its first name's span starts after the
- * session's start) or the move's time is unknown.
+ * name, `s` named as the mover to `to` (its names for the file, `names`, end there); undefined
+ * when `s` made it under that name (its first name's span starts after the session's start)
+ * or the move's time is unknown.
  */
-function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore | undefined {
+function moveStart(
+  store: Store,
+  s: SessionRow,
+  names: readonly EarlierName[],
+  to: string,
+): NameBefore | undefined {
+  const first = names[0];
   if (first.from !== 0) return undefined;
   const made = Q.fileTouches.all(store, { like: likeName(first.path), path: first.path })
     .some((r) =>
@@ -316,6 +364,22 @@ function moveStart(store: Store, s: SessionRow, first: EarlierName): NameBefore 
     byHarness: s.harness,
     bySession: s.id,
     ...(first.copied ? { copied: true as const } : {}),
+    on: hopsOf(s, names, to),
+  };
+}
+
+/**
+ * `start`, a name the file had before a session moved it to `st.path`, with the moves after
+ * `st.path` of `st` (its mover to the name asked, its names on): the start to follow back.
+ */
+function onFrom(start: NameBefore, st: NameBefore): NameBefore {
+  return {
+    ...start,
+    before: Math.min(start.before, st.before),
+    by: st.by,
+    byHarness: st.byHarness,
+    ...(st.copied ? { copied: true as const } : {}),
+    on: [...start.on, ...st.on],
   };
 }
 
@@ -380,24 +444,18 @@ function touchesBefore(
         );
         if (after.size) continue;
         out.push(...mine, ...moved);
+        // Its own names for the file, not those later sessions gave it (trial 110 F3).
         earlier.set(s.id, {
           path: st.path,
           by: st.by,
           byHarness: st.byHarness,
           ...(st.copied ? { copied: true as const } : {}),
+          on: st.on,
         });
-        if (names.length || st.via) {
-          renamed.set(s.id, [...names.map((n) => n.path), st.path, ...st.via ?? []]);
-        }
+        if (names.length) renamed.set(s.id, [...names.map((n) => n.path), st.path]);
         if (names.length) {
-          const start = moveStart(store, s, names[0]);
-          if (start) {
-            next.push({
-              ...start,
-              before: Math.min(start.before, st.before),
-              ...(st.copied ? { copied: true as const } : {}),
-            });
-          }
+          const start = moveStart(store, s, names, st.path);
+          if (start) next.push(onFrom(start, st));
         }
       }
     }
@@ -409,8 +467,9 @@ function touchesBefore(
 /**
  * The name the file had before session `s` moved it to `st.path` (`names`, its names in `s`,
  * oldest first), when `s` touched none of them: the start to follow back, with `st`'s later
- * names and mover kept. Undefined when the move came after `st`'s (by time), `s` made the
- * file itself, or `s` moved it away from `st.path` again (another file came there after).
+ * names and mover to the name asked kept. Undefined when the move came after `st`'s (by
+ * time), `s` made the file itself, or `s` moved it away from `st.path` again (another file
+ * came there after).
  */
 function passedThrough(
   store: Store,
@@ -425,25 +484,26 @@ function passedThrough(
   if (movesAfter(store, s.id, s.project, new Map([[st.path, came]]), reads.commands(s.id)).size) {
     return undefined;
   }
-  const start = moveStart(store, s, names[0]);
-  if (!start) return undefined;
-  return {
-    ...start,
-    by: st.by,
-    byHarness: st.byHarness,
-    via: [...names.slice(1).map((n) => n.path), st.path, ...st.via ?? []],
-    ...(st.copied ? { copied: true as const } : {}),
-  };
+  const start = moveStart(store, s, names, st.path);
+  return start && onFrom(start, st);
 }
 
-/** A move of the file at a path away from it, by some session (./renames.ts {@link movesAway}). */
+/**
+ * A move of the file at a path away from it, or its removal, by some session (./renames.ts
+ * {@link movesAway}).
+ */
 export interface MoveAway {
   /** Epoch ms of the move. */
   time: number;
   /** Its seq in the mover's session. */
   seq: number;
-  /** Where the file went, whole. */
-  to: string;
+  /** Where the file went, whole; absent when it was removed. */
+  to?: string;
+  /**
+   * A command or patch removed it (`rm`, `git rm`, `unlink`, `*** Delete File:`, a folder
+   * holding it or a glob naming it): a file made there after is another file (trial 110 F4).
+   */
+  removed?: true;
   /** The mover: row id, native id, harness. */
   session: number;
   by: string;
@@ -451,9 +511,9 @@ export interface MoveAway {
 }
 
 /**
- * The moves of the file at `target` (whole) away from it, by any session, oldest first: the
- * sessions whose commands name its name beside `mv` or touched it (a patch's move), each
- * move's time known.
+ * The moves of the file at `target` (whole) away from it, and its removals, by any session,
+ * oldest first: the sessions whose commands name its name beside `mv` or `rm` or touched it (a
+ * patch's move or deletion), each move's time known.
  */
 export function movesAway(
   store: Store,
@@ -465,24 +525,29 @@ export function movesAway(
   if (!base || overLikeBound(base)) return [];
   const asked = new Set(touched);
   for (const id of reads.movingPath(target)) asked.add(id);
+  for (const id of reads.movingPath(target, true)) asked.add(id);
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
     for (const r of reads.commands(s.id)) {
-      for (const [from, to] of toldMoves(r.moves, s.project).moved) {
+      const told = toldMoves(r.moves, s.project);
+      const found: Array<{ to?: string; removed?: true }> = [];
+      // Removed whole, or with the folder holding it, or by a glob naming it.
+      for (const p of told.removed) {
+        const a = resolvedIn(p, s.project);
+        if (a && globNames(a, target)) found.push({ removed: true });
+      }
+      for (const [from, to] of told.moved) {
         const a = resolvedIn(from, s.project);
         const b = resolvedIn(to, s.project);
         if (!a || !b || (a !== target && !target.startsWith(a + "/"))) continue;
-        const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
-        if (time === null || time === undefined) continue;
-        out.push({
-          time,
-          seq: r.seq,
-          to: b + target.slice(a.length),
-          session: s.id,
-          by: s.native_id,
-          byHarness: s.harness,
-        });
+        found.push({ to: b + target.slice(a.length) });
+      }
+      if (!found.length) continue;
+      const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
+      if (time === null || time === undefined) continue;
+      for (const f of found) {
+        out.push({ time, seq: r.seq, ...f, session: s.id, by: s.native_id, byHarness: s.harness });
       }
     }
   }
@@ -492,10 +557,12 @@ export function movesAway(
 /**
  * `m` without the touches of an earlier file of its name: one a later session moved away
  * (trial 105 F2: S1 wrote app.py, S2 ran `mv app.py lib/`, S4 wrote a new app.py; blame and
- * restore of app.py mixed S1's old file into S4's), when a touch after that move made the
- * file there again; `away` names, per session left out, where its file went and who moved it.
- * A touch before a move with nothing made there after it stays, and `later` says where the
- * file went and who moved it (another session: its own moves blame reads itself).
+ * restore of app.py mixed S1's old file into S4's), or any session removed (trial 110 F4: `rm
+ * x.py`, then a Write of a new x.py in a later session), when a touch after that move made the
+ * file there again; `away` names, per session left out, where its file went (or that it was
+ * removed) and who did it. A touch before a move with nothing made there after it stays, and
+ * `later` says where the file went, or that it was removed, and who did it (another session:
+ * its own moves and removals blame reads itself).
  */
 export function withoutMovedAway(
   store: Store,
@@ -535,11 +602,12 @@ export function withoutMovedAway(
   /**
    * Whether a change of the name came after move `mv`, or a session moved or copied another
    * file here after it (a swap `mv a tmp && mv b a && mv tmp b` in a later session): the file
-   * here was made again.
+   * here was made again. After a removal, only a write makes it again: a file edited after it
+   * came back some way no session recorded (`git checkout` of the removed one, maybe).
    */
   const made = (mv: MoveAway) =>
     mine.some((t) =>
-      !t.failed && t.op !== "read" &&
+      !t.failed && (mv.removed ? t.op === "write" : t.op !== "read") &&
       (t.sessionId === mv.session ? t.seq > mv.seq : t.time !== null && t.time > mv.time)
     ) ||
     [...m.cameAt ?? []].some(([sid, seq]) => {
@@ -549,11 +617,12 @@ export function withoutMovedAway(
       return typeof time === "number" && time > mv.time;
     });
   const away = new Map<number, MoveAway>();
-  // Another session's move: a session's own move it says itself ("moved later to").
+  // Another session's move: a session's own move it says itself ("moved later to"). A removal,
+  // its own too: the file made here after it is another (trial 110 F4).
   const keep = m.touches.filter((t) => {
     if (!own(t)) return true;
     const mv = after(t);
-    if (!mv || mv.session === t.sessionId || !made(mv)) return true;
+    if (!mv || (mv.session === t.sessionId && !mv.removed) || !made(mv)) return true;
     away.set(t.sessionId, mv);
     return false;
   });

@@ -3,7 +3,7 @@
  * and an Edit of k.py; blame of m.py showed only the edit after the move, restore one span of
  * three; a chain a.py → b.py → c.py → src/c.py was "no session touched it itself").
  */
-import { assertEquals } from "../../tests/_assert.ts";
+import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { blame } from "./blame.ts";
 import { listSpans } from "./restore.ts";
@@ -470,14 +470,16 @@ Deno.test("a file moved by sessions that only moved it is followed back through 
   ]);
   try {
     const t = blame(ix.store, "t.py", { cwd: P });
+    // Its own name for the file, and s.py as the name another session gave it (trial 110 F3).
     assertEquals(
       t.sessions.map((s) => [
         s.session.native_id.slice(0, 8),
         s.writes,
         s.earlier_names,
+        s.moved_through?.map((h) => [h.path, h.by.slice(0, 8)]),
         s.moved_by?.slice(0, 8),
       ]),
-      [["e1e1e1e1", 1, [`${P}/r.py`, `${P}/s.py`], "e3e3e3e3"]],
+      [["e1e1e1e1", 1, [`${P}/r.py`], [[`${P}/s.py`, "e2e2e2e2"]], "e3e3e3e3"]],
     );
     assertEquals(listSpans(ix.store, "t.py", { cwd: P }).spans.map((s) => s.text), [
       "R = 'romeo'\n",
@@ -486,8 +488,8 @@ Deno.test("a file moved by sessions that only moved it is followed back through 
     const q = listSpans(ix.store, "q.py", { cwd: P });
     assertEquals(q.spans.map((s) => [s.path, s.text]), [[`${P}/p.py`, "P = 'papa'\n"]]);
     const qb = blame(ix.store, "q.py", { cwd: P });
-    assertEquals(qb.sessions.map((s) => [s.paths, s.earlier_names]), [
-      [[`${P}/p.py`], [`${P}/p.py`, `${P}/tmp2.py`]],
+    assertEquals(qb.sessions.map((s) => [s.paths, s.earlier_names, s.moved_through?.[0].path]), [
+      [[`${P}/p.py`], [`${P}/p.py`], `${P}/tmp2.py`],
     ]);
   } finally {
     ix.cleanup();
@@ -672,6 +674,123 @@ Deno.test("a move or copy its output says was refused moved nothing, though the 
         path,
       );
     }
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 110 F4: S1 wrote x.py, S2 ran `rm x.py`, S3 wrote a new x.py. Blame of x.py listed S1
+// as a session that touched it, restore listed S1's spans; they were another file's.
+Deno.test("a file removed before the file of its name was made again is another file", async () => {
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: P,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("a1a1a1a1-0000-4000-8000-000000000110", "08", [
+      { user: "write x and y" },
+      { write: `${P}/x.py`, content: "X = 'old'\n" },
+      { edit: `${P}/x.py`, old: "X = 'old'", new: "X = 'older'" },
+      // Its own removal: y.py made after it is another file too.
+      { write: `${P}/y.py`, content: "Y = 'old'\n" },
+      { bash: "rm -f y.py", out: "", exit: 0 },
+      { write: `${P}/z.py`, content: "Z = 'only'\n" },
+      { write: `${P}/w.py`, content: "W = 'old'\n" },
+    ]),
+    spec("a2a2a2a2-0000-4000-8000-000000000110", "09", [
+      { user: "remove x and z" },
+      { bash: "rm x.py w.py && git rm -q z.py", out: "", exit: 0 },
+    ]),
+    spec("a3a3a3a3-0000-4000-8000-000000000110", "10", [
+      { user: "new x and y" },
+      { write: `${P}/x.py`, content: "X = 'new'\n" },
+      { write: `${P}/y.py`, content: "Y = 'new'\n" },
+      // Edited, not written: it came back some way no session recorded, maybe the old file.
+      { edit: `${P}/w.py`, old: "W = 'old'", new: "W = 'back'" },
+    ]),
+  ]);
+  try {
+    const row = (typed: string) => {
+      const b = blame(ix.store, typed, { cwd: P });
+      return [
+        b.sessions.map((s) => s.session.native_id.slice(0, 8)),
+        b.away?.map((a) => [a.session.slice(0, 8), a.move.removed, a.move.by.slice(0, 8)]),
+      ];
+    };
+    assertEquals(row("x.py"), [["a3a3a3a3"], [["a1a1a1a1", true, "a2a2a2a2"]]]);
+    assertEquals(row("y.py"), [["a3a3a3a3"], [["a1a1a1a1", true, "a1a1a1a1"]]]);
+    const r = listSpans(ix.store, "x.py", { cwd: P });
+    assertEquals(r.spans.map((s) => [s.session.slice(0, 8), s.text]), [[
+      "a3a3a3a3",
+      "X = 'new'\n",
+    ]]);
+    assertEquals(r.away?.map((a) => [a.removed, a.by.slice(0, 8)]), [[true, "a2a2a2a2"]]);
+    // Nothing made after the removal: the session is the file's, and who removed it is said.
+    const z = blame(ix.store, "z.py", { cwd: P });
+    assertEquals(z.sessions.map((s) => [s.removed, s.moved_on_by?.slice(0, 8)]), [
+      [true, "a2a2a2a2"],
+    ]);
+    const w = blame(ix.store, "w.py", { cwd: P });
+    assertEquals(
+      w.sessions.map((s) => [s.session.native_id.slice(0, 8), s.removed]),
+      [["a3a3a3a3", undefined], ["a1a1a1a1", true]],
+    );
+    assertEquals(w.away, undefined);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 110 F3: A wrote b.py, B moved it to c.py and edited it, C moved c.py to d.py. Blame of
+// d.py said A's file was "moved here later by" B, which moved it to c.py; with sessions that
+// only moved it, one session's line named the names the others gave it.
+Deno.test("each session's line names its own names for the file and the session that moved it here", async () => {
+  const spec = (id: string, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: P,
+    start: `2026-08-01T${hour}:00:00Z`,
+    turns,
+  });
+  const ix = await indexSessions([
+    spec("b1b1b1b1-0000-4000-8000-000000000110", "08", [
+      { user: "write b" },
+      { write: `${P}/b.py`, content: "B = 'bravo'\n" },
+    ]),
+    spec("b2b2b2b2-0000-4000-8000-000000000110", "09", [
+      { user: "rename b, change it" },
+      { bash: "mv b.py c.py", out: "", exit: 0 },
+      { edit: `${P}/c.py`, old: "B = 'bravo'", new: "B = 'charlie'" },
+    ]),
+    spec("b3b3b3b3-0000-4000-8000-000000000110", "10", [
+      { user: "rename c" },
+      { bash: "mv c.py e.py", out: "", exit: 0 },
+      { bash: "mv e.py d.py", out: "", exit: 0 },
+    ]),
+  ]);
+  try {
+    const b = blame(ix.store, "d.py", { cwd: P });
+    assertEquals(
+      b.sessions.map((s) => [
+        s.session.native_id.slice(0, 8),
+        s.earlier_names,
+        s.moved_through?.map((h) => [h.path, h.by.slice(0, 8)]),
+        s.moved_by?.slice(0, 8),
+      ]),
+      [
+        ["b2b2b2b2", [`${P}/b.py`, `${P}/c.py`], [[`${P}/e.py`, "b3b3b3b3"]], "b3b3b3b3"],
+        [
+          "b1b1b1b1",
+          [`${P}/b.py`],
+          [[`${P}/c.py`, "b2b2b2b2"], [`${P}/e.py`, "b3b3b3b3"]],
+          "b3b3b3b3",
+        ],
+      ],
+    );
+    const text = blameAnswer(ix.store, "d.py", {}, P, "/nowhere");
+    assertStringIncludes(text, "as b.py → c.py; moved here later by b3b3b3b3\n");
+    assertStringIncludes(text, "as b.py; moved to c.py by b2b2b2b2, then moved here by b3b3b3b3\n");
   } finally {
     ix.cleanup();
   }

@@ -25,6 +25,10 @@
  * stand where the key was) or a middle cut past the 1 MiB cap (`"cut"`).
  * Such a span can still be printed, to restore the rest by hand.
  *
+ * A write whose store says it made the file (Claude Code's Write result of `type: "create"`)
+ * had nothing before it: its span is listed as `unrestorable: "created"`, not as unknown
+ * (trial 110 F6).
+ *
  * A write over a file whose store kept what the file held (Claude Code's Write result,
  * `originalFile`, lib/ingest.ts) is restorable as an edit is: its span is the file before
  * the write, and put back in place it undoes the write while the file still holds what the
@@ -50,7 +54,7 @@ import type { Store } from "../store.ts";
 import { DejaError, writeReason } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
-import { findTouches, type PathMatch } from "./paths.ts";
+import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
 import { type MoveAway, withRenames } from "./renames.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -69,7 +73,8 @@ export interface RestoreSpan {
   restorable: boolean;
   /**
    * Why the span cannot be written back: `write` (what the file held before
-   * the write is unknown), `redacted` (a secret in it was replaced at index
+   * the write is unknown), `created` (the write made the file: nothing was
+   * there before it), `redacted` (a secret in it was replaced at index
    * time), `cut` (its middle was cut at index time); null when restorable.
    */
   unrestorable: Unrestorable | null;
@@ -131,7 +136,7 @@ export interface RestoreSpan {
 }
 
 /** Why a span cannot be written back (see {@link RestoreSpan.unrestorable}). */
-export type Unrestorable = "write" | "redacted" | "cut";
+export type Unrestorable = "write" | "created" | "redacted" | "cut";
 
 /** What {@link listSpans} returns. */
 export interface RestoreList {
@@ -145,7 +150,8 @@ export interface RestoreList {
   hidden: number;
   /**
    * Where the earlier files of this name went that sessions left out had changed: moved away
-   * by a later session before the file here was made (trial 105 F2), once per place.
+   * (trial 105 F2) or removed (trial 110 F4) before the file here was made, once per place (a
+   * removal once per session that made it).
    */
   away?: MoveAway[];
 }
@@ -201,7 +207,7 @@ export function listSpans(
     const redacted = /\[redacted:[a-z_]+\]/.test(text);
     const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
     const unrestorable = t.op === "write" && !overwrote
-      ? "write"
+      ? (madeFile(store, t) ? "created" : "write")
       : redacted
       ? "redacted"
       : cut
@@ -242,9 +248,25 @@ export function listSpans(
     spans,
     hidden: hidden.size,
     ...(m.away?.size
-      ? { away: [...new Map([...m.away.values()].map((a) => [a.to, a])).values()] }
+      ? {
+        away: [
+          ...new Map([...m.away.values()].map((a) => [a.to ?? `\0${a.session}`, a])).values(),
+        ],
+      }
       : {}),
   };
+}
+
+/** Whether write `t`'s result says it made the file (lib/prepare.ts: its status's `created`). */
+function madeFile(store: Store, t: FileTouch): boolean {
+  if (t.callId === null) return false;
+  const data = Q.resultForCall.get(store, { session: t.sessionId, call: t.callId })?.data;
+  if (!data?.includes('"created":true')) return false;
+  try {
+    return (JSON.parse(data) as { created?: unknown }).created === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sets `part` and `parts` of spans that are parts of one call (in the call's own order). */
@@ -277,6 +299,8 @@ export function spanCalls(spans: readonly RestoreSpan[]): { edits: number; write
 export function unrestorableReason(why: Unrestorable): string {
   return why === "write"
     ? "it is the content a write put in the file; what the file held before that write is unknown"
+    : why === "created"
+    ? "it is the content of the write that created the file; the file did not exist before it"
     : why === "redacted"
     ? "a secret in it was replaced by [redacted:…] when it was indexed; written back, the " +
       "placeholder would stand where the secret was"
@@ -288,7 +312,7 @@ export function notRestorable(span: RestoreSpan): DejaError {
   const why = span.unrestorable ?? "write";
   return new DejaError(
     `span ${span.n} is not restorable: ${unrestorableReason(why)}`,
-    why === "write"
+    why === "write" || why === "created"
       ? "only 'edit' spans hold the text a file had before; --span N without -o prints this one"
       : `--span ${span.n} without -o prints it to see; restore that part by hand`,
   );
