@@ -52,6 +52,13 @@ const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
 /** Words looked up per prompt at most. */
 const MAX_WORDS = 40;
 
+/**
+ * Characters of a prompt its words are taken from, at most: the first {@link MAX_WORDS} are
+ * in them, and a pasted log of megabytes is not split whole (trial 109 F7: a 14 MB prompt took
+ * 1.6 s to weigh, unloaded, and at load ~10 its hook ran out of time).
+ */
+export const PROMPT_CHARS = 64 * 1024;
+
 /** Events at most a word may be in for the agent's own session's share of them to be taken off. */
 const OWN_DOCS = 64;
 
@@ -204,8 +211,9 @@ export function promptWords(
   own: ReadonlySet<number> = new Set(),
 ): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  const tech = technical(prompt);
-  const words = [...new Set(tokens(prompt))]
+  const head = prompt.slice(0, PROMPT_CHARS);
+  const tech = technical(head);
+  const words = [...new Set(tokens(head))]
     .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
     .slice(0, MAX_WORDS);
   const out = [];
