@@ -113,8 +113,8 @@ export function cap(text: string, max: number, tailShare = 0.25): string {
 
 /**
  * Characters of `s` as a person counts them: code points, a pair of UTF-16 surrogates (an
- * emoji) one (trial 109 F6: 1001 emoji were said to be "2002 characters long"). Every limit
- * and count deja states in characters is this one.
+ * emoji) one (trial 109 F6: 1001 emoji were said to be "2002 characters long"), as the MCP
+ * tool's limits, a session id's bound and {@link oneLine} count them.
  */
 export function characters(s: string): number {
   let n = s.length;

@@ -37,7 +37,7 @@ import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
 import { endingText, tailEnding } from "../memory/ending.ts";
 import { gist } from "../memory/text.ts";
-import { byteLength, oneLine } from "../../core/text.ts";
+import { byteLength, charactersEnd, oneLine } from "../../core/text.ts";
 import { isEnglish } from "../search/english.ts";
 import { projectExactLike } from "../project_path.ts";
 import { stripFrames } from "../../core/frame.ts";
@@ -231,7 +231,7 @@ export function promptWords(
   own: ReadonlySet<number> = new Set(),
 ): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  const head = prompt.slice(0, PROMPT_CHARS);
+  const head = prompt.slice(0, charactersEnd(prompt, PROMPT_CHARS));
   const tech = technical(head);
   const words = [...new Set(tokens(head))]
     .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
