@@ -111,6 +111,50 @@ export function cap(text: string, max: number, tailShare = 0.25): string {
   return `${text.slice(0, head)}${cutText(cut)}${text.slice(text.length - tail)}`;
 }
 
+/**
+ * Characters of `s` as a person counts them: code points, a pair of UTF-16 surrogates (an
+ * emoji) one (trial 109 F6: 1001 emoji were said to be "2002 characters long"), as the MCP
+ * tool's limits, a session id's bound and {@link oneLine} count them.
+ */
+export function characters(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * The index in `s` after `count` {@link characters} from index `from`, or its length when
+ * fewer are left: `s.slice(from, end)` never ends inside a surrogate pair.
+ */
+export function charactersEnd(s: string, count: number, from = 0): number {
+  let i = from;
+  for (let k = 0; k < count && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    i += pair ? 2 : 1;
+  }
+  return i;
+}
+
+/**
+ * `t` cut to at most `n` {@link characters}, the last of them an ellipsis; `t` itself when it
+ * fits.
+ */
+function cutChars(t: string, n: number): string {
+  if (t.length <= n) return t;
+  const end = charactersEnd(t, n - 1);
+  return charactersEnd(t, 1, end) < t.length ? beforeMarker(t.slice(0, end)).trimEnd() + "…" : t;
+}
+
 /** UTF-8 length of `s` in bytes. */
 export function byteLength(s: string): number {
   return enc.encode(s).length;
@@ -150,7 +194,8 @@ export function firstLineOf(text: string | null | undefined): string | undefined
 }
 
 /**
- * One line of text, cut to `n` characters with an ellipsis: escape sequences
+ * One line of text, cut to `n` characters (code points: an emoji is one, as the MCP tool's
+ * limits count them) with an ellipsis: escape sequences
  * and unsafe characters removed *first* (core/terminal.ts; a cut made before
  * would leave half a sequence such as `8;;http://…` to show), then white
  * space collapsed, then the cut (never inside a surrogate pair).
@@ -160,10 +205,7 @@ export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): s
   const keep = opts.marks ? s.replaceAll("\x01", "\ue0f1").replaceAll("\x02", "\ue0f2") : s;
   let t = sanitizeForTerminal(keep).replace(/\s+/g, " ").trim();
   if (opts.marks) t = t.replaceAll("\ue0f1", "\x01").replaceAll("\ue0f2", "\x02");
-  if (t.length <= n) return t;
-  let cut = t.slice(0, n - 1);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return beforeMarker(cut).trimEnd() + "…";
+  return cutChars(t, n);
 }
 
 /**
@@ -219,7 +261,8 @@ export function commandLines(command: string, width: number, most = 8): string[]
   const lines = command.replace(/^\s*\n|\n\s*$/g, "").split(/\r?\n/);
   const shown = lines.slice(0, most).map((l) => {
     const t = sanitizeForTerminal(l).trimEnd();
-    return t.length > width ? t.slice(0, width - 1) + "\u2026" : t;
+    const end = charactersEnd(t, width - 1);
+    return charactersEnd(t, 1, end) < t.length ? t.slice(0, end) + "\u2026" : t;
   });
   if (lines.length > most) shown.push(`\u2026 ${lines.length - most} more lines`);
   return shown;

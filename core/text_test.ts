@@ -1,5 +1,14 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { clipBytes, commandOneLine, duration, oneLine, plural, tilde } from "./text.ts";
+import {
+  characters,
+  clipBytes,
+  commandLines,
+  commandOneLine,
+  duration,
+  oneLine,
+  plural,
+  tilde,
+} from "./text.ts";
 
 Deno.test("duration rounds to the largest unit that stays under 90 (hours under 48)", () => {
   assertEquals(
@@ -67,4 +76,16 @@ Deno.test("commandOneLine joins a command's lines so that the line runs the same
     'git commit -m "fix \u23ce body" \u23ce git push',
   );
   assertEquals(commandOneLine('echo "it\'s"\nls'), 'echo "it\'s"; ls');
+});
+
+// Trial 109 (the MCP tool's F6 counted alike): a line of emoji was cut at half its width.
+Deno.test("oneLine and commandLines count characters in code points, never cutting a pair", () => {
+  const smiles = "😀".repeat(10);
+  assertEquals(oneLine(smiles, 10), smiles);
+  assertEquals(oneLine(smiles, 6), "😀".repeat(5) + "…");
+  assertEquals(oneLine("a😀b😀c", 4), "a😀b…");
+  assertEquals(characters(oneLine("x" + smiles, 7)), 7);
+  assertEquals(commandLines(`cat <<EOF\n${smiles}\nEOF`, 6)[1], "😀".repeat(5) + "…");
+  assertEquals(commandLines(`cat <<EOF\n${smiles}\nEOF`, 10)[1], smiles);
+  assertEquals([characters("😀é"), characters("\ud83d"), characters("")], [2, 1, 0]);
 });

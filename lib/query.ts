@@ -13,6 +13,7 @@
  */
 import { tokens } from "./search/tokenize.ts";
 import { dayExists, type TimeHint, timeHint } from "./search/timewords.ts";
+import { characters } from "../core/text.ts";
 
 export { tokens };
 export type { TimeHint };
@@ -61,9 +62,12 @@ export const MAX_QUERY_TOKEN = 1000;
  */
 export const MAX_LIKE_TEXT = MAX_QUERY_TOKEN;
 
-/** True when `text` is longer than {@link MAX_LIKE_TEXT} (then no id, path or project matches it). */
+/**
+ * True when `text` is longer than {@link MAX_LIKE_TEXT} characters (code points, as the
+ * messages saying so count them; then no id, path or project matches it).
+ */
 export function overLikeBound(text: string): boolean {
-  return text.length > MAX_LIKE_TEXT;
+  return text.length > MAX_LIKE_TEXT && characters(text) > MAX_LIKE_TEXT;
 }
 
 /** What {@link parseQuery} left out of a query to keep it within SQLite's limits. */

@@ -718,6 +718,16 @@ export const Q = {
       AND (kind = 'tool_call' OR (kind = 'user' AND length(trim(text)) >= 16)))`,
     ["session", "session"],
   ),
+  /**
+   * Subagents whose parent the index lacks, of the projects matching `project` (a LIKE pattern
+   * against {@link projectFilterSql}): row id and native id. Gemini CLI's background skill
+   * extraction is one always (its chat is filed under no parent session).
+   */
+  orphanSubagents: query<{ project: string }, { id: number; native_id: string }>(
+    `SELECT s.id, s.native_id FROM sessions s WHERE s.parent IS NOT NULL AND ${TOP_LEVEL}
+      AND ${projectFilterSql("s.project")} LIKE ? ESCAPE '\\'`,
+    ["project"],
+  ),
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<
     { since: number },

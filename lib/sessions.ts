@@ -13,7 +13,7 @@ import type { SessionRow } from "./rows.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
 import { describeSession } from "./memory/last.ts";
 import { localTime } from "./memory/text.ts";
-import { oneLine } from "../core/text.ts";
+import { characters, oneLine } from "../core/text.ts";
 
 /** Looks like a session id someone copied: hex/uuid, `harness:id`, or a deja/aider id. */
 export function looksLikeId(text: string): boolean {
@@ -49,7 +49,7 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   ref = ref.trim();
   if (overLikeBound(ref)) {
     throw new DejaError(
-      `no session matches '${[...ref].slice(0, 40).join("")}' (${ref.length} characters)`,
+      `no session matches '${[...ref].slice(0, 40).join("")}' (${characters(ref)} characters)`,
       `a session id is at most ${MAX_LIKE_TEXT} characters; 'deja last' lists sessions`,
       1,
     );

@@ -214,3 +214,14 @@ Deno.test("resolveSession lists a subagent with an id of its own beside its pare
     // (A subagent named under its parent's id stays the parent's: the test above.)
     assertEquals(resolveSession(store, "019d9249").native_id, "019d9249-aaaa");
   }));
+
+// Trial 109 (the MCP tool's F6 counted alike): an id of emoji was "(2002 characters)".
+Deno.test("resolveSession counts an id's characters in code points, an emoji one", () =>
+  withMemIndex([{ id: "019d9249-aaaa", events: [["user", "set up crewai"]] }], (store) => {
+    const over = assertThrows(() => resolveSession(store, "😀".repeat(1001)), DejaError);
+    assertStringIncludes(over.message, "(1001 characters)");
+    assertEquals(over.message.split("'")[1], "😀".repeat(40));
+    // 1000 emoji are within the bound it states: looked for, and not found.
+    const within = assertThrows(() => resolveSession(store, "😀".repeat(1000)), DejaError);
+    assertEquals(within.message.includes("characters)"), false, within.message);
+  }));

@@ -3,10 +3,10 @@
  * Regression of trial 9 (a k3s project): "add redis to the kubernetes cluster" searched only
  * the two rarest words, "cluster kubernetes", and left out the session about adding Redis.
  */
-import { assert, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { main } from "../main.ts";
 import { indexSessions, type SessionSpec } from "./_memory.ts";
-import { promptWords } from "../lib/hooks/recall.ts";
+import { PROMPT_CHARS, promptWords } from "../lib/hooks/recall.ts";
 
 const id = (n: number) => `d4d4${String(n).padStart(4, "0")}-0000-4000-8000-000000000000`;
 
@@ -82,6 +82,25 @@ Deno.test("hook-prompt searches every informative word when the task's word is a
     const text = JSON.parse(out.join("")).hookSpecificOutput.additionalContext as string;
     assertStringIncludes(text, "redis");
     assertStringIncludes(text, `id ${ADD_REDIS.id.slice(0, 8)}`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("hook-prompt weighs the words of a prompt's start only when a log of megabytes was pasted", async () => {
+  // Trial 109 F7: a 14 MB prompt was split and weighed whole (1.6 s unloaded); at load ~10 the
+  // hook ran out of time and said nothing.
+  const ix = await indexSessions([...REDIS_TALK, ...CLUSTER_TALK, ...OTHER_WORK, ADD_REDIS]);
+  try {
+    const log = "lorem ipsum ".repeat(PROMPT_CHARS / 6);
+    const words = (p: string) => promptWords(ix.store, p).map((w) => w.word).sort();
+    assertEquals(words(`add redis to the kubernetes cluster\n${log}statefulset`), [
+      "cluster",
+      "kubernetes",
+      "redis",
+    ]);
+    // Within the start, the same word counts.
+    assert(words("add redis to the kubernetes statefulset").includes("statefulset"));
   } finally {
     ix.cleanup();
   }

@@ -40,37 +40,36 @@ export function jsonDone(text: string): boolean {
 }
 
 /**
- * {@link jsonDone} for a text that only grows: each call reads on from where the last one
- * stopped (trial 39: scanned from the start at every 64 KiB read, a 5.7 MB event took the
- * whole wait, and the harness writing it met a closed pipe).
+ * {@link jsonDone} for a text that arrives in pieces: each call is given the next piece only
+ * (never the text so far) and answers for all the pieces given (trial 39: scanned from the
+ * start at every 64 KiB read, a 5.7 MB event took the whole wait; trial 109 F7: given the
+ * text so far, each scan copied the whole of it, and a 14 MB event at load ~10 was not read
+ * within the wait).
  */
-export function jsonScanner(): (text: string) => boolean {
+export function jsonScanner(): (piece: string) => boolean {
   let depth = 0;
   let inString = false;
+  let escaped = false;
   let started = false;
-  let at = 0;
-  return (text) => {
-    let i = at;
-    for (; i < text.length; i++) {
-      const c = text[i];
+  return (piece) => {
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
       if (!started) {
-        if (c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\ufeff") continue;
-        if (c !== "{" && c !== "[") return true;
+        // Blanks and a byte order mark before the value.
+        if (c === 32 || c === 10 || c === 13 || c === 9 || c === 0xfeff) continue;
+        if (c !== 123 && c !== 91) return true; // no `{` nor `[`: never an object
         started = true;
       }
       if (inString) {
-        if (c === "\\") i++;
-        else if (c === '"') inString = false;
+        if (escaped) escaped = false;
+        else if (c === 92) escaped = true; // `\`
+        else if (c === 34) inString = false; // `"`
         continue;
       }
-      if (c === '"') inString = true;
-      else if (c === "{" || c === "[") depth++;
-      else if (c === "}" || c === "]") {
-        depth--;
-        if (depth === 0) return true;
-      }
+      if (c === 34) inString = true;
+      else if (c === 123 || c === 91) depth++;
+      else if ((c === 125 || c === 93) && --depth === 0) return true;
     }
-    at = i;
     return false;
   };
 }
@@ -117,9 +116,8 @@ export function parseEvent(text: string): HookEvent | undefined {
  * log, lib/hooks/log.ts: never the text itself, which may hold anything).
  */
 export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: string }> {
-  const done = jsonScanner();
   const started = Date.now();
-  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, done, STDIN_IDLE_MS);
+  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonScanner(), STDIN_IDLE_MS);
   const event = parseEvent(text);
   // Nothing at all is no give-up when stdin closed at once (a harness may run a hook so), but
   // one held open with nothing written for the whole wait is (trial 60: left no trace).
@@ -127,13 +125,16 @@ export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: s
     return { unread: `no event arrived on stdin within ${STDIN_WAIT_MS} ms` };
   }
   if (event || !text.trim()) return { event };
-  const bytes = `${new TextEncoder().encode(text).length} bytes`;
-  // Cut short by stdin's end, or by the wait (trial 61: "waits 1500 ms" said of a stdin that
-  // ended 20 ms in).
+  const size = new TextEncoder().encode(text).length;
+  const bytes = `${size} bytes`;
+  // Cut short by the size cap (a piece of an event is never read as one: trial 109 F7), by
+  // stdin's end, or by the wait (trial 61: "waits 1500 ms" said of a stdin that ended 20 ms in).
   const waited = Date.now() - started >= STDIN_WAIT_MS;
   return {
-    unread: done(text)
+    unread: jsonDone(text)
       ? `stdin held no JSON object (${bytes})`
+      : size >= STDIN_MAX
+      ? `the event on stdin is larger than the ${STDIN_MAX / 1024 / 1024} MiB deja reads`
       : waited
       ? `the event on stdin was not complete when reading stopped (${bytes}; a harness writes it at once, deja waits ${STDIN_WAIT_MS} ms for it)`
       // Its end and a pause are one to the reader (trial 62: "ended" said of a writer that

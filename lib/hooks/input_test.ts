@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import type { IO } from "../../core/runtime.ts";
-import { jsonDone, jsonScanner, objField, parseEvent, readEvent, str } from "./input.ts";
+import { jsonDone, jsonScanner, objField, parseEvent, readEvent, STDIN_MAX, str } from "./input.ts";
 
 Deno.test("jsonDone is true once a complete object arrived, strings and escapes respected", () => {
   assert(!jsonDone(""));
@@ -69,6 +69,13 @@ Deno.test("readEvent says why what came on stdin was no event, never quoting it"
   assertEquals(await given("  \n"), { event: undefined });
 });
 
+Deno.test("readEvent says an event cut at the size cap is too large, and never reads it", async () => {
+  // Trial 109 F7: the 16 MiB cap of docs/hooks.md; a piece of an event is not an event.
+  const cut = ('{"session_id":"s","prompt":"' + "x".repeat(STDIN_MAX)).slice(0, STDIN_MAX);
+  const got = await readEvent({ readStdin: () => Promise.resolve(cut) } as unknown as IO);
+  assertEquals(got, { unread: "the event on stdin is larger than the 16 MiB deja reads" });
+});
+
 Deno.test("str and objField read fields; a JSON string holding an object is decoded", () => {
   assertEquals(str({ a: "x", b: "", c: 1 }, "a"), "x");
   assertEquals(str({ b: "" }, "b"), undefined);
@@ -79,12 +86,16 @@ Deno.test("str and objField read fields; a JSON string holding an object is deco
   assertEquals(objField({ t: "nope" }, "t"), undefined);
 });
 
-Deno.test("jsonScanner reads on from where it stopped, an escape split between two reads", () => {
-  // Trial 39: scanned from the start at every read, a 5.7 MB event outlasted the wait.
+Deno.test("jsonScanner is given the event in pieces, an escape split between two pieces", () => {
+  // Trial 39: scanned from the start at every read, a 5.7 MB event outlasted the wait. Trial
+  // 109 F7: given the text so far, each scan copied it whole (a 14 MB event unread at load 10).
   const whole = '{"a":"x\\"}y","b":[1,{"c":2}]}';
   for (let cut = 0; cut <= whole.length; cut++) {
     const done = jsonScanner();
     assertEquals(done(whole.slice(0, cut)), cut === whole.length, `cut at ${cut}`);
-    assert(done(whole), `whole after a cut at ${cut}`);
+    if (cut < whole.length) assert(done(whole.slice(cut)), `the rest after a cut at ${cut}`);
   }
+  const one = jsonScanner();
+  assert(![...whole.slice(0, -1)].some((c) => one(c)), "one character at a time");
+  assert(one("}"));
 });

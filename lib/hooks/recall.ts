@@ -8,16 +8,24 @@
  * (idf = ln(events / events holding the word), half as much again for words
  * of identifiers such as `REDIS_URL`); stop words and filler ("cannot",
  * "still") never count. A word with idf ≥ 2 (1.5 for an identifier's) is
- * informative. With at least two informative words, or one weighing 3 or
- * more, the weightiest (up to {@link QUERY_WORDS}) are searched in this
- * project, and only a literal match counts (tiers exact, session, substring,
- * stemmed, error); when they match nothing literally, the two weightiest are
- * searched again, and then the weightiest alone when it weighs 3 or more. Not the two weightiest alone: the word that names the task
- * is often one the history uses a lot (trial 9, a k3s project: "add redis to
- * the kubernetes cluster" searched "cluster kubernetes", redis weighing 4.8
- * against 6.1 and 5.8, and left out the session titled "Add Redis" that
- * `deja search` ranked first). At most two sessions are shown, never the
- * agent's own and never one already recalled in this agent session.
+ * informative. With at least two informative words, or one that counts alone
+ * (weighing 3 or more, and an identifier's or no common English word:
+ * `quokkamatic`, not `shows`), the weightiest (up to {@link QUERY_WORDS}) are
+ * searched in this project, and only a literal match counts (tiers exact,
+ * session, substring, stemmed, error), several words held in one event, not
+ * spread over a session's. When they match nothing so, fewer are searched: the
+ * ones this project holds, each of those left out in turn, the two weightiest,
+ * the weightiest alone when it counts alone; none of these leaves out a word of
+ * an identifier, the prompt's topic (a pasted `configmap/web-config` no session
+ * here holds leaves nothing to say). Not the two weightiest alone first: the
+ * word that names the task is often one the history uses a lot (trial 9, a k3s
+ * project: "add redis to the kubernetes cluster" searched "cluster kubernetes",
+ * redis weighing 4.8 against 6.1 and 5.8, and left out the session titled "Add
+ * Redis" that `deja search` ranked first). A subagent whose parent the index
+ * lacks is never recalled (Gemini CLI's background skill extraction, whose
+ * prompt lists other sessions), but for a Claude Code compaction, whose summary
+ * stands for its parent. At most two sessions are shown, never the agent's own
+ * and never one already recalled in this agent session.
  *
  * @module
  */
@@ -29,7 +37,9 @@ import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
 import { endingText, tailEnding } from "../memory/ending.ts";
 import { gist } from "../memory/text.ts";
-import { byteLength, oneLine } from "../../core/text.ts";
+import { byteLength, charactersEnd, oneLine } from "../../core/text.ts";
+import { isEnglish } from "../search/english.ts";
+import { projectExactLike } from "../project_path.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
 import {
@@ -47,10 +57,27 @@ import {
 /** A Claude Code compaction agent's id (`<session>/agent-acompact-<hex>`). */
 const COMPACTION = /\/agent-acompact-[0-9a-f]+$/;
 
+/**
+ * Row ids of the subagents of `project` (and the folders under it) whose parent the index
+ * lacks, but for Claude Code's compactions (their summary stands for the parent).
+ */
+function automated(store: Store, project: string): number[] {
+  const like = `${projectExactLike(project)}%`;
+  return Q.orphanSubagents.all(store, { project: like })
+    .filter((s) => !COMPACTION.test(s.native_id)).map((s) => s.id);
+}
+
 /** Tiers whose results match the words as written (or their forms). */
 const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
 /** Words looked up per prompt at most. */
 const MAX_WORDS = 40;
+
+/**
+ * Characters of a prompt its words are taken from, at most: the first {@link MAX_WORDS} are
+ * in them, and a pasted log of megabytes is not split whole (trial 109 F7: a 14 MB prompt took
+ * 1.6 s to weigh, unloaded, and at load ~10 its hook ran out of time).
+ */
+export const PROMPT_CHARS = 64 * 1024;
 
 /** Events at most a word may be in for the agent's own session's share of them to be taken off. */
 const OWN_DOCS = 64;
@@ -204,8 +231,9 @@ export function promptWords(
   own: ReadonlySet<number> = new Set(),
 ): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  const tech = technical(prompt);
-  const words = [...new Set(tokens(prompt))]
+  const head = prompt.slice(0, charactersEnd(prompt, PROMPT_CHARS));
+  const tech = technical(head);
+  const words = [...new Set(tokens(head))]
     .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
     .slice(0, MAX_WORDS);
   const out = [];
@@ -222,6 +250,16 @@ export function promptWords(
     out.push({ word, idf, weight: t ? idf * 1.5 : idf, technical: t });
   }
   return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
+}
+
+/**
+ * Whether a prompt's word is one to search alone: weighing 3 or more, and a name rather than
+ * a word of every day (an identifier's, or none of lib/search/english.ts): trial 18's
+ * `quokkamatic`, not `builds` or `shows` (trial 109 F8: a session that said "shows" once
+ * was recalled for "kubectl get pods shows CrashLoopBackOff", nothing else of it held here).
+ */
+function alone(w: { word: string; weight: number; technical: boolean }): boolean {
+  return w.weight >= 3 && (w.technical || !isEnglish(w.word));
 }
 
 /** The prompt without deja's frames, harness wrappers and slash commands. */
@@ -249,51 +287,71 @@ export function promptBlock(
   const words = promptWords(store, text, current.rows).filter((w) =>
     w.idf >= (w.technical ? 1.5 : 2)
   );
-  if (!(words.length >= 2 || (words[0]?.weight ?? 0) >= 3)) return null;
+  if (!(words.length >= 2 || (words[0] && alone(words[0])))) return null;
   const project = projectSessions(store, dir, 1, current.home)?.project;
   if (!project) return null;
   const fresh = (r: SearchResult["results"][number]) =>
     citable(current, r.rowid) && r.id !== current.id && r.parent !== current.id &&
     !seen.has(`recall:${r.rowid}`);
-  // Every informative word (up to QUERY_WORDS); the two weightiest again when together they
-  // match nothing literally (more words can only narrow the literal match).
-  const opts = { project, limit: 6, snippets: 2, leaveOut: current.hidden, nearest: false };
-  const top = words.slice(0, QUERY_WORDS).map((w) => w.word);
-  let query = top.join(" ");
-  let res = search(store, query, opts);
+  const opts = {
+    project,
+    limit: 6,
+    snippets: 2,
+    leaveOut: new Set([...current.hidden, ...automated(store, project)]),
+    nearest: false,
+  };
+  /**
+   * The sessions holding every word of `q` literally, in one event when there are several
+   * (trial 109 F8: `gives` and `deploy`, in two events of a session about other things).
+   */
+  const find = (q: string[], limit = opts.limit) => {
+    const r = search(store, q.join(" "), { ...opts, limit });
+    return LITERAL.has(r.tier) ? r.results.filter((h) => q.length === 1 || !h.spread) : [];
+  };
+  // Every informative word (up to QUERY_WORDS); then fewer, never leaving out a word of an
+  // identifier (`configmap/web-config`, `ingress.networking.k8s.io`): the prompt's topic, so
+  // a match without it is on the asking's words alone (trial 109 F8: "gives deploy" was all
+  // a pasted `kubectl apply` list left when its objects' words matched nothing here).
+  const top = words.slice(0, QUERY_WORDS);
+  const keeps = (kept: string[]) => top.every((w) => !w.technical || kept.includes(w.word));
+  let query = top.map((w) => w.word);
+  let found = find(query);
   // Only the words this project's sessions hold, then without one of them, the weightiest
   // first: a rare word of the asking (`decide`, `remind`) held elsewhere stood in the way
   // (trials 48, 49: "what did we decide about REDIS_URL" said nothing where "what about
   // REDIS_URL" named the session).
-  if (!LITERAL.has(res.tier) && top.length > 1) {
-    const weight = new Map(words.map((w) => [w.word, w.weight]));
-    const held = top.filter((w) => LITERAL.has(search(store, w, { ...opts, limit: 1 }).tier));
-    if (held.length > 1 || (held.length === 1 && weight.get(held[0])! >= 3)) {
-      if (held.length < top.length) {
-        query = held.join(" ");
-        res = search(store, query, opts);
+  if (!found.length && top.length > 1) {
+    const held = top.filter((w) => find([w.word], 1).length);
+    if (held.length > 1 || (held.length === 1 && alone(held[0]))) {
+      const names = held.map((w) => w.word);
+      if (held.length < top.length && keeps(names)) {
+        query = names;
+        found = find(query);
       }
-      for (let i = 0; !LITERAL.has(res.tier) && held.length > 2 && i < held.length; i++) {
-        query = held.filter((_, k) => k !== i).join(" ");
-        res = search(store, query, opts);
+      for (let i = 0; !found.length && held.length > 2 && i < held.length; i++) {
+        const fewer = names.filter((_, k) => k !== i);
+        if (!keeps(fewer)) continue;
+        query = fewer;
+        found = find(query);
       }
     }
   }
-  if (!LITERAL.has(res.tier) && words.length > 2) {
-    query = words.slice(0, 2).map((w) => w.word).join(" ");
-    res = search(store, query, opts);
+  const two = words.slice(0, 2).map((w) => w.word);
+  if (!found.length && words.length > 2 && keeps(two)) {
+    query = two;
+    found = find(query);
   }
   // Still nothing literal: the weightiest word alone when it is one that counts alone (trial
   // 18: "what version of quokkamatic" said nothing, `version` held by no session of it).
-  if (!LITERAL.has(res.tier) && words.length > 1 && words[0].weight >= 3) {
-    query = words[0].word;
-    res = search(store, query, opts);
+  if (!found.length && words.length > 1 && alone(words[0]) && keeps([words[0].word])) {
+    query = [words[0].word];
+    found = find(query);
   }
-  const hits = LITERAL.has(res.tier)
-    ? res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r)).slice(0, 2)
-    : [];
+  const hits = found.filter((r) => (r.project ?? "").startsWith(project) && fresh(r)).slice(0, 2);
   if (!hits.length) return null;
-  const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
+  const lines = [
+    `Past sessions in this project on "${query.join(" ")}" (deja ctx <id> for a digest):`,
+  ];
   for (const h of hits) {
     const row = Q.sessionByKey.get(store, { harness: h.harness, native_id: h.id });
     const name = h.title || (row && describeSession(store, row));

@@ -5,7 +5,7 @@
  * @module
  */
 import { cleanForAgent, frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
-import { byteLength, clipBytes } from "../../core/text.ts";
+import { byteLength, charactersEnd, clipBytes } from "../../core/text.ts";
 
 /**
  * Transcript text as one line for a model, at most `n` characters (cut with
@@ -17,19 +17,8 @@ export function oneLineForAgent(text: string, n: number): string {
   if (t.length <= n) return t;
   // Counted and cut in characters (code points), never inside a surrogate pair: half an emoji
   // is a lone surrogate no UTF-8 reader takes (trial 109 F6: a query of emoji came back so).
-  const end = codePointsEnd(t, n - 1);
-  return codePointsEnd(t, 1, end) < t.length ? t.slice(0, end).trimEnd() + "…" : t;
-}
-
-/** The index in `s` after `count` code points from `from` (or its length, when fewer). */
-function codePointsEnd(s: string, count: number, from = 0): number {
-  let i = from;
-  for (let k = 0; k < count && i < s.length; k++) {
-    const c = s.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    i += pair ? 2 : 1;
-  }
-  return i;
+  const end = charactersEnd(t, n - 1);
+  return charactersEnd(t, 1, end) < t.length ? t.slice(0, end).trimEnd() + "…" : t;
 }
 
 /** What {@link fitBlocks} kept. */

@@ -15,6 +15,7 @@
  */
 import { MAX_LIMIT } from "./tool.ts";
 import { errorTextWithin } from "../memory/signature.ts";
+import { characters } from "../../core/text.ts";
 
 /** Longest `query`, `path`, `what`, `project` or `harness`. */
 export const MAX_QUERY = 2000;
@@ -34,25 +35,6 @@ function kind(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
-}
-
-/**
- * Characters of `s` as a person counts them: code points, a pair of UTF-16 surrogates (an
- * emoji) one (trial 109 F6: 1001 emoji were said to be "2002 characters long").
- */
-export function characters(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
 }
 
 /** The first problem with `args`, as a sentence for the model; undefined when they are fine. */
