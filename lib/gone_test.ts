@@ -133,6 +133,32 @@ Deno.test("a store whose stat fails for another reason than 'not there' is not g
   });
 });
 
+Deno.test("a session file replaced by a folder of its name is gone, as one deleted (trial 111 F2)", async () => {
+  // The folder was never said gone: `deja index` said "up to date", `sources --json` counted
+  // indexed 14 of 13 stores and 0 gone, and `show` gave no "gone since".
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    writeFileSync(file, body);
+    assertEquals((await index(env)).code, 0);
+    rmSync(file);
+    mkdirSync(file);
+    assertEquals(storeState(file), "gone");
+    const r = await index(env);
+    assertEquals(r.code, 0, r.err);
+    assert(r.err.includes(`1 store gone since the last run (deleted or moved; ${file})`), r.err);
+    const h = await claude(env);
+    assertEquals([h.stores, h.indexed, h.gone, h.gone_sessions, h.sessions], [0, 0, 1, 1, 1]);
+    const show = await runMain(env, ["show", SID], "", env.home);
+    assert(show.out.includes("gone since; kept in the index"), show.out);
+    // The file back in place of the folder: present again, nothing gone.
+    rmSync(file, { recursive: true });
+    writeFileSync(file, body);
+    assertEquals((await index(env)).code, 0);
+    const back = await claude(env);
+    assertEquals([back.indexed, back.gone, back.sessions], [1, 0, 1]);
+  });
+});
+
 Deno.test("a folder two layouts of one harness walk is reported once when it cannot be read", async () => {
   const dir = tempDir("deja-gone-kimi-");
   try {

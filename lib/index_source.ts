@@ -12,6 +12,7 @@ import { Q } from "./schema.ts";
 import { asIndexError, isCorruption, Store } from "./store.ts";
 import {
   catchUpText,
+  keptList,
   keptNote,
   type Loss,
   type MergePlan,
@@ -65,8 +66,9 @@ export interface SourceOutcome {
   /** What a damaged read could not read (lib/store_damage.ts damageLine). */
   damage?: string;
   /**
-   * An append store read again whole because it shrank, whose read returned sessions with
-   * fewer events than the index held: what it holds now, in words (the index follows it).
+   * A store that holds less than when last read, in words: an append store read again whole
+   * because it shrank, or a store of whole sessions, whose read returned sessions with fewer
+   * events than the index held; sessions deleted inside a database. The index follows it.
    */
   shrunk?: string;
   /** Stores of copies to read again: this store no longer holds their session (lib/copies.ts). */
@@ -359,6 +361,8 @@ export async function writeSource(
     const merges = new Map<string, MergePlan>();
     const continued: Loss[] = [];
     const shorter: Loss[] = [];
+    /** Sessions a store of whole sessions returned emptied of events and title: kept. */
+    const older: Loss[] = [];
     /** Seqs of the events kept that their store no longer holds, by session: marked KEPT. */
     const marks = new Map<string, number[]>();
     if (shrank || moved.size) {
@@ -396,6 +400,18 @@ export async function writeSource(
       // A rebuild takes a store emptied, or of lines that are not JSON, as it is now (trial
       // 36); one whose pages or bytes could not be read tells nothing of what it holds.
       losses.push(...writer.losses());
+    } else if (src.kind !== "append" && !plan.rebuild && plan.readAgain !== "revision") {
+      // A store of whole sessions (a database, a document) read again that returns a session
+      // with fewer events than the index held: the harnesses delete messages in normal use
+      // (opencode's revert drops those after the point reverted to, Crush deletes a summary
+      // cancelled), so the index follows it, and says so (trial 111 F6: 10 messages deleted
+      // in a Crush session left the index without a word). A session back with none of its
+      // events and without its title, its row still there, is no such edit but an older state
+      // of the store: kept as indexed (trial 111 F1: random bytes in opencode's -wal made
+      // SQLite drop the frames after the first bad one, and the session's 14 events and
+      // title left the index silently).
+      for (const l of writer.shortened()) (l.after === 0 && l.untitled ? older : shorter).push(l);
+      losses.push(...older);
     }
     const kept = losses.length + continued.length;
     const added = continued.reduce((n, l) => n + (l.added ?? 0), 0);
@@ -418,7 +434,13 @@ export async function writeSource(
         }
       }
       if (kept) {
-        const why = damaged ? "damaged" : "it holds less than before";
+        const why = damaged
+          ? "damaged"
+          : older.length
+          ? `it returned ${
+            older.length === 1 ? "a session" : "sessions"
+          } without the events and title the index held, the store's row still there: an older state of it (a copy put back, or damage SQLite does not report, such as a write-ahead log it stopped applying at a bad frame)`
+          : "it holds less than before";
         examples.unshift(keptNote(src.path, [...losses, ...continued], why));
       }
     }
@@ -434,6 +456,10 @@ export async function writeSource(
     const deleted = mode === "sessions" && !damaged && ctx.endHolds
       ? dropDeletedInside(store, src.path, ctx.endHolds, writer)
       : [];
+    // Said by `deja index`, and kept in the store's record for `deja sources`: a run on use
+    // (lib/fresh) may be the one that met it.
+    const shrunk = shrunkNote(src.path, src.kind === "append", shorter, deleted);
+    if (shrunk) examples.unshift(`shrunk at ${shrunk}`);
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     for (const from of writer.movedFrom) retireMovedFrom(store, from);
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
@@ -495,13 +521,11 @@ export async function writeSource(
       const skipped = Q.sourceByPath.get(store, { path: src.path })?.skipped ?? null;
       Q.sourceError.run(store, { error: nothing, indexed_at: Date.now(), skipped, path: src.path });
     }
+    // `deja index` names the sessions kept, as `deja sources --verbose` does (keptNote).
+    const said = damage && kept ? `${damage}: ${keptList([...losses, ...continued])}` : damage;
     return {
-      ...(nothing ? { error: nothing } : damage ? { damage } : {}),
-      ...(shorter.length
-        ? { shrunk: shrunkLine(src.path, shorter) }
-        : deleted.length
-        ? { shrunk: deletedLine(src.path, deleted) }
-        : {}),
+      ...(nothing ? { error: nothing } : said ? { damage: said } : {}),
+      ...(shrunk ? { shrunk } : {}),
       read: true,
       sessions: writer.sessions,
       written: writer.written,
@@ -764,13 +788,28 @@ function deletedLine(path: string, ids: string[]): string {
   } deleted inside it since it was last read; the index follows it (${list.join(", ")})`;
 }
 
-/** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */
-function shrunkLine(path: string, losses: Loss[]): string {
-  const list = losses.slice(0, 3).map((l) =>
+/**
+ * {@link SourceOutcome.shrunk}: `path: holds less than when last read (rewritten shorter);
+ * the index follows it: 1 session now shorter (a1b2c3d4 14 -> 7 events)` (a store of whole
+ * sessions: `messages deleted inside it`), and the sessions deleted inside a database; null
+ * when neither.
+ */
+function shrunkNote(
+  path: string,
+  append: boolean,
+  shorter: Loss[],
+  deleted: string[],
+): string | null {
+  const gone = deleted.length ? deletedLine(path, deleted) : null;
+  if (!shorter.length) return gone;
+  const list = shorter.slice(0, 3).map((l) =>
     `${l.id.slice(0, 8)} ${l.before} -> ${l.after} events`
   );
-  if (losses.length > 3) list.push(`${losses.length - 3} more`);
-  return `${path}: holds less than when last read (rewritten shorter); the index follows it: ${
-    losses.length === 1 ? "1 session" : `${losses.length} sessions`
+  if (shorter.length > 3) list.push(`${shorter.length - 3} more`);
+  const line = `${path}: holds less than when last read (${
+    append ? "rewritten shorter" : "messages deleted inside it"
+  }); the index follows it: ${
+    shorter.length === 1 ? "1 session" : `${shorter.length} sessions`
   } now shorter (${list.join(", ")})`;
+  return gone ? `${line}; ${gone.slice(path.length + 2)}` : line;
 }

@@ -124,7 +124,10 @@ export interface HarnessSummary {
    * while the run went on): counted, no error. Absent when none.
    */
   gone_while_read?: { count: number; first: string };
-  /** Append stores read again whole that now hold less (index_source.ts `shrunk`). Absent when none. */
+  /**
+   * Stores that hold less than when last read, the index following them (index_source.ts
+   * `shrunk`). Absent when none.
+   */
   shrunk?: string[];
   /** Per store this run found damaged, what it could not read (lib/store_damage.ts damageLine). Absent when none. */
   damaged?: string[];

@@ -87,6 +87,8 @@ export interface Loss {
   after: number;
   /** Of {@link after}, events the index did not hold (a session cut short, then written to). */
   added?: number;
+  /** The read returned the session without the title the index held ({@link SourceWriter.shortened}). */
+  untitled?: boolean;
 }
 
 /**
@@ -96,15 +98,20 @@ export interface Loss {
  * (a store cut short is not damaged).
  */
 export function keptNote(path: string, losses: Loss[], why = "damaged"): string {
+  return `read partly at ${path}: ${why}, so the index kept what it held of ${
+    plural(losses.length, "session")
+  } this read returned shorter or not at all: ${keptList(losses)}`;
+}
+
+/** The sessions of a {@link keptNote}, the first three by id: `a179a6fe (4 events; read now 0), 2 more`. */
+export function keptList(losses: Loss[]): string {
   const list = losses.slice(0, 3).map((l) =>
     `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after}${
       l.added ? `, ${l.added} of them new, added` : ""
     })`
   );
   if (losses.length > 3) list.push(`${losses.length - 3} more`);
-  return `read partly at ${path}: ${why}, so the index kept what it held of ${
-    plural(losses.length, "session")
-  } this read returned shorter or not at all: ${list.join(", ")}`;
+  return list.join(", ");
 }
 
 /** Per store: the first event inserted since events_fts last caught up (Q.ftsFrom). */
@@ -254,8 +261,14 @@ export class SourceWriter {
   get written(): string[] {
     return [...this.slots.keys()];
   }
-  /** Sessions this pass replaces: key -> their id and event count before it. */
-  private before = new Map<string, { id: string; events: number }>();
+  /**
+   * Sessions this pass replaces: key -> their id, event count and whether they had a title
+   * before it, and whether this store is the one the index held them from (`own`).
+   */
+  private before = new Map<
+    string,
+    { id: string; events: number; titled?: boolean; own?: boolean }
+  >();
 
   /** Sessions held by another whole store that this pass met (lib/copies.ts). */
   private contested = new Map<string, Contest & { updated?: number }>();
@@ -319,7 +332,12 @@ export class SourceWriter {
         const k = row ? `${row.harness}\u0000${row.native_id}` : "";
         if (keep.has(k) || merge.has(k)) continue;
         if (row) {
-          this.before.set(k, { id: row.native_id, events: row.events });
+          this.before.set(k, {
+            id: row.native_id,
+            events: row.events,
+            titled: row.title !== null,
+            own: true,
+          });
           this.held.set(k, { harness: row.harness, id: row.native_id });
         }
         dropSession(store, id);
@@ -359,6 +377,24 @@ export class SourceWriter {
       const slot = this.slots.get(key);
       const after = slot ? Q.sessionById.get(this.store, { id: slot.id })?.events ?? 0 : 0;
       out.push({ key, id: b.id, before: b.events, after });
+    }
+    return out;
+  }
+
+  /**
+   * After {@link finish}: the sessions the index held from this store that this pass read
+   * again, whole, with fewer events than it held; `untitled` when the read also returned
+   * the session without the title it had. (Those the read did not return are in {@link losses}.)
+   */
+  shortened(): Loss[] {
+    const out: Loss[] = [];
+    for (const [key, b] of this.before) {
+      const slot = this.slots.get(key);
+      if (!slot || !b.own) continue;
+      const row = Q.sessionById.get(this.store, { id: slot.id });
+      const after = row?.events ?? 0;
+      if (after >= b.events) continue;
+      out.push({ key, id: b.id, before: b.events, after, untitled: !!b.titled && !row?.title });
     }
     return out;
   }
@@ -568,7 +604,12 @@ export class SourceWriter {
       if (
         (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) && !adding
       ) {
-        this.before.set(k, { id: c.id, events: row.events });
+        this.before.set(k, {
+          id: c.id,
+          events: row.events,
+          titled: row.title !== null,
+          own: row.source === this.source,
+        });
         this.indexText();
         dropEvents(st, [id]);
         slot = {

@@ -90,7 +90,9 @@ Deno.test("a repaired store gives back whole the sessions its damaged read retur
   }
 });
 
-Deno.test("a healthy store whose session lost messages replaces it as before", async () => {
+Deno.test("a healthy store whose session lost messages is followed, and index and sources name it", async () => {
+  // Trial 111 F6: 10 messages deleted inside a Crush session (its row kept) left the index
+  // without a word, while a whole session deleted was named.
   const w = world();
   try {
     assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
@@ -98,10 +100,20 @@ Deno.test("a healthy store whose session lost messages replaces it as before", a
     db.exec("DELETE FROM messages WHERE id IN ('c2', 'c3', 'c4', 'c5')");
     db.exec("UPDATE sessions SET updated_at = 2000 WHERE id = 'cccccccc-s'");
     db.close();
-    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const r = await run(["index", "--json"], w.vars);
+    assertEquals(r.code, 0, r.err);
     assertEquals(w.counts(), { a: 2, b: 2, c: 2 });
+    const said = `${w.path}: holds less than when last read (messages deleted inside it); ` +
+      "the index follows it: 1 session now shorter (cccccccc 6 -> 2 events)";
+    type Row = { harness: string; shrunk?: string[]; skipped_at?: string[] };
+    const crush = (d: { harnesses: Row[] }) => d.harnesses.find((h) => h.harness === "crush")!;
+    assertEquals(crush(JSON.parse(r.out)).shrunk, [said]);
     const s = await run(["sources", "--verbose"], w.vars);
     assert(!s.out.includes("read partly"), s.out);
+    assertStringIncludes(s.out, `shrunk at ${said}`);
+    assert(!/skipped shrunk/.test(s.out), s.out);
+    const j = await run(["sources", "--json"], w.vars);
+    assertEquals(crush(JSON.parse(j.out)).skipped_at, [`shrunk at ${said}`]);
   } finally {
     w.cleanup();
   }
@@ -300,6 +312,108 @@ Deno.test("a session opencode deleted leaves the index, read in a parse worker t
     writeFileSync(path, before);
     assertEquals((await run(["index", "--quiet", ...only], vars)).code, 0);
     assertEquals((await run(["lighthouse", "--json"], vars)).code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * An opencode store at `<dir>/opencode/opencode.db` of session `ses_1`, titled, one prompt
+ * (`tidy the lighthouse`) and its answer; the variables that read it alone.
+ */
+function opencodeWorld(dir: string) {
+  const root = join(dir, "opencode");
+  mkdirSync(root, { recursive: true });
+  const path = join(root, "opencode.db");
+  const oc = new DatabaseSync(path);
+  const t = 1795000000000;
+  oc.exec(`
+    CREATE TABLE session (id text PRIMARY KEY, directory text NOT NULL, title text NOT NULL,
+      version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
+    CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL,
+      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+    CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+    INSERT INTO session VALUES ('ses_1', '/w/app', 'Tidy the lighthouse', '1.18.33', ${t},
+      ${t + 9});
+    INSERT INTO message VALUES ('msg_1', 'ses_1', ${t + 1}, ${t + 1},
+      '{"role":"user","time":{"created":${t + 1}}}');
+    INSERT INTO message VALUES ('msg_2', 'ses_1', ${t + 2}, ${t + 2},
+      '{"role":"assistant","time":{"created":${t + 2}}}');
+    INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_1', ${t + 1}, ${t + 1},
+      '{"type":"text","text":"tidy the lighthouse"}');
+    INSERT INTO part VALUES ('prt_2', 'msg_2', 'ses_1', ${t + 2}, ${t + 2},
+      '{"type":"text","text":"The lighthouse is tidy."}');`);
+  oc.close();
+  const vars: Record<string, string> = { ...tinyVars(dir), DEJA_OPENCODE_ROOT: root };
+  const events = () => {
+    const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+    try {
+      return (idx.prepare("SELECT events FROM sessions WHERE native_id = 'ses_1'").get() as {
+        events: number;
+      }).events;
+    } finally {
+      idx.close();
+    }
+  };
+  return { path, vars, t, events };
+}
+
+Deno.test("an opencode session read back with no events and its first title keeps what the index held, and says why", async () => {
+  // Trial 111 F1: random bytes in opencode.db-wal made SQLite ignore the frames after the
+  // first bad checksum, and the database read as an older state: the session's row with its
+  // placeholder title, no parts. Its 14 events and title left the index, exit 0, nothing said.
+  const dir = tempDir("deja-oc-older-");
+  try {
+    const w = opencodeWorld(dir);
+    const only = ["--harness", "opencode"];
+    assertEquals((await run(["index", "--quiet", ...only], w.vars)).code, 0);
+    assertEquals(w.events(), 2);
+    // The state SQLite returned in the trial (the session as opencode first wrote it).
+    const db = new DatabaseSync(w.path);
+    db.exec(`DELETE FROM part; DELETE FROM message WHERE id = 'msg_2';
+      UPDATE session SET title = 'New session - 2026-11-29T19:03:37.576Z',
+        time_updated = ${w.t + 1}`);
+    db.close();
+    const r = await run(["index", ...only], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(
+      r.out,
+      `${w.path}: holds less than before, kept 1 session as indexed: ses_1 (2 events; read now 0)`,
+    );
+    assertEquals(w.events(), 2);
+    assertEquals((await run(["lighthouse", "--json", "--no-refresh"], w.vars)).code, 0);
+    const s = await run(["sources", "--verbose"], w.vars);
+    assertStringIncludes(s.out, `read partly at ${w.path}: it returned a session without the`);
+    assertStringIncludes(s.out, "an older state of it");
+    assertStringIncludes(s.out, "ses_1 (2 events; read now 0)");
+    const show = JSON.parse((await run(["show", "ses_1", "--json"], w.vars)).out);
+    assertEquals(show.title, "Tidy the lighthouse");
+    assertEquals(show.source_damage?.kept_as_indexed, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("an opencode session whose messages were deleted, its title kept, is followed and named", async () => {
+  // opencode's revert deletes the messages after the point reverted to: the index follows,
+  // and says so (only a session emptied of events and title at once is kept).
+  const dir = tempDir("deja-oc-revert-");
+  try {
+    const w = opencodeWorld(dir);
+    const only = ["--harness", "opencode"];
+    assertEquals((await run(["index", "--quiet", ...only], w.vars)).code, 0);
+    const db = new DatabaseSync(w.path);
+    db.exec(`DELETE FROM part; DELETE FROM message;
+      UPDATE session SET time_updated = ${w.t + 20}`);
+    db.close();
+    const r = await run(["index", ...only], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out, "1 session now shorter (ses_1 2 -> 0 events)");
+    assertEquals(w.events(), 0);
+    const s = await run(["sources", "--verbose"], w.vars);
+    assertStringIncludes(s.out, `shrunk at ${w.path}: holds less than when last read`);
+    assert(!s.out.includes("read partly"), s.out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,6 @@ import { type CopiedIn, copiedIn, copiedText } from "../memory/copied.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, printJsonStreaming } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
-import { existsSync } from "node:fs";
 import { collectGarbage, collectGarbageSoon, GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -39,6 +38,7 @@ import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, EndingWatch, isCut, sessionEnding } from "../memory/ending.ts";
 import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
+import { storeState } from "../gone.ts";
 import { patchLabels } from "../memory/moves.ts";
 
 export const showCmd: CommandSpec = {
@@ -168,7 +168,8 @@ export function showSession(
   );
   outcomesOfResults(seen.calls, seen.results, commands);
   collectGarbage();
-  const exists = existsSync(s.source);
+  // Gone as `deja sources` counts it: deleted, or no file now (a folder made in its place).
+  const exists = storeState(s.source) !== "gone";
   return {
     session: s,
     description: describeSession(store, s),

@@ -419,8 +419,9 @@ export function sourcesText(
     }
     for (const x of h.skipped_at) {
       const reason = x.slice(0, x.indexOf(" "));
-      // A damaged store's read that kept indexed sessions says so itself (lib/indexer.ts keptNote).
-      const verb = x.startsWith("read partly ")
+      // A damaged store's read that kept indexed sessions says so itself (lib/ingest.ts
+      // keptNote), and so does one the index followed as it shrank (lib/index_source.ts).
+      const verb = x.startsWith("read partly ") || x.startsWith("shrunk at ")
         ? ""
         : REPAIRED_REASONS.has(reason)
         ? "repaired "
