@@ -103,7 +103,11 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   const day = harness === "deja" && /^\d{4}-\d{2}-\d{2}$/.test(prefix);
   const esc = (t: string) => t.replace(/[\\%_]/g, (c) => `\\${c}`);
   const like = day ? `%-${prefix}` : esc(prefix) + "%";
-  let rows = Q.sessionsByPrefix.all(store, { like, harness });
+  // A session whose own id starts so comes before a remote's matched only by the machine's
+  // name (`cda4b925` of `cda4b925:<id>`; with its colon, `box:`, the name is the remote's):
+  // trial 112 F9, a remote named cda4b925 made `deja show cda4b925`, a local id, ambiguous.
+  let rows = day ? [] : Q.sessionsByOwnPrefix.all(store, { like, harness, n: prefix.length });
+  if (!rows.length) rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
   // A subagent by its parent's short id (trial 9: `b1ea4a04/sub_8` for

@@ -167,13 +167,28 @@ export function parseRemote(a: Args): RemoteArgs {
   }
 }
 
-/** Adds a remote to remotes.json. @throws {DejaError} when one of that name exists */
+/**
+ * Adds a remote to remotes.json.
+ *
+ * @throws {DejaError} when one of that name exists, or one of that target (`user@host` and
+ *   port as typed): its sessions would be indexed twice, once under each name (trial 112 F9).
+ */
 export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): Remote {
   const all = loadRemotes(env);
   if (all.some((r) => r.name === args.name)) {
     throw new DejaError(
       `a remote named '${args.name}' exists`,
       `'deja remote remove ${args.name}' first, or pick another name`,
+    );
+  }
+  const same = all.find((r) => r.host === args.host && r.port === args.port);
+  if (same) {
+    const target = `${same.host}${same.port ? `:${same.port}` : ""}`;
+    throw new DejaError(
+      `${target} is already the remote '${same.name}': under a second name each of its ` +
+        "sessions would be indexed twice",
+      `'deja remote sync ${same.name}' syncs it; to give it another name, 'deja remote remove ` +
+        `${same.name} --purge' first (its mirror and sessions go; the next sync copies them again)`,
     );
   }
   const r: Remote = {
