@@ -17,7 +17,7 @@ import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
 import { harnessId } from "../../core/registry.ts";
-import { duration } from "../../core/text.ts";
+import { duration, plural } from "../../core/text.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { runIndex } from "../indexer.ts";
@@ -362,7 +362,7 @@ export function remoteText(r: RemoteResult, io: Pick<IO, "isTTY" | "env">): Remo
     case "remove":
       return out(
         r.purged
-          ? `removed ${r.removed}, its mirror and ${r.sessions} sessions\n`
+          ? `removed ${r.removed}, its mirror and ${plural(r.sessions, "session")}\n`
           : r.sessions
           ? `removed ${r.removed}; its ${r.sessions} ${
             r.sessions === 1 ? "session stays" : "sessions stay"
@@ -387,9 +387,9 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
   for (const r of rows) {
     const last = r.last_sync ? `synced ${duration(r.lag_ms ?? 0)} ago` : "never synced";
     out +=
-      `${c.bold(r.name.padEnd(12))} ${r.host}${
-        r.port ? `:${r.port}` : ""
-      }  ${r.sessions} sessions, ${last}` +
+      `${c.bold(r.name.padEnd(12))} ${r.host}${r.port ? `:${r.port}` : ""}  ${
+        plural(r.sessions, "session")
+      }, ${last}` +
       `${r.no_auto ? ", not in hooks/MCP" : ""}\n`;
     for (const m of r.path_maps) out += `  ${m.remote} -> ${m.local}\n`;
     // Copies of stores the remote no longer had: their sessions are not current (trial 101 F2).
@@ -409,9 +409,9 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
     if (r.ok) {
       w.push({
         to: "out",
-        text: `${r.remote}: ${r.files} files changed, ${fmtBytes(r.bytes)} received in ${
+        text: `${r.remote}: ${plural(r.files, "file")} changed, ${fmtBytes(r.bytes)} received in ${
           (r.ms / 1000).toFixed(1)
-        } s; ${r.sessions} sessions indexed\n`,
+        } s; ${plural(r.sessions, "session")} indexed\n`,
       });
       if (r.warning) {
         w.push({

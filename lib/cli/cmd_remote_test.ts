@@ -166,6 +166,51 @@ Deno.test("remote sync's text keeps each remote's line and its warning or failur
   ]);
 });
 
+Deno.test("remote's text counts one file and one session in the singular (trial 112 F10)", () => {
+  const io = captureIO(testEnv("/h"), false).io;
+  const sync = remoteText({
+    sub: "sync",
+    remotes: [{
+      remote: "a",
+      ok: true,
+      bytes: 1024,
+      files: 1,
+      roots: ["/h/.codex"],
+      discovery: "registry",
+      ms: 1000,
+      home: "/h",
+      looked: ["/h/.codex"],
+      stale: [],
+      sessions: 1,
+    }],
+  }, io);
+  assertEquals(sync, [
+    { to: "out", text: "a: 1 file changed, 1.0 KiB received in 1.0 s; 1 session indexed\n" },
+  ]);
+  const list = remoteText({
+    sub: "list",
+    remotes: [{
+      name: "a",
+      host: "me@a",
+      port: null,
+      path_maps: [],
+      no_auto: false,
+      last_sync: null,
+      lag_ms: null,
+      last_error: null,
+      last_bytes: null,
+      last_ms: null,
+      discovery: null,
+      roots: [],
+      stale_roots: [],
+      sessions: 1,
+    }],
+  }, io);
+  assertStringIncludes(list[0].text, "me@a  1 session, never synced");
+  const gone = remoteText({ sub: "remove", removed: "a", purged: true, sessions: 1 }, io);
+  assertEquals(gone[0].text, "removed a, its mirror and 1 session\n");
+});
+
 Deno.test("remote sync with no remote, or of an unknown one, is an error", async () => {
   const s = scratch();
   try {
