@@ -211,6 +211,24 @@ Deno.test("remote's text counts one file and one session in the singular (trial 
   assertEquals(gone[0].text, "removed a, its mirror and 1 session\n");
 });
 
+Deno.test("remote names a refused name or target as typed, its escapes written out (trial 112 F10)", async () => {
+  // It said "'n' cannot name a remote" of `n\x1b[31m`: the terminal writer took the escape out.
+  const bad = (args: string[]) =>
+    (assertThrows(() => parseRemote(cmd(args)), DejaError) as DejaError).message;
+  assertEquals(bad(["add", "n\x1b[31m", "me@box"]), '"n\\u001b[31m" cannot name a remote');
+  assertEquals(bad(["add", "dev\u202ebox", "me@box"]), '"dev\\u202ebox" cannot name a remote');
+  assertEquals(bad(["add", "box", "me@b\nox"]), '"me@b\\nox" is not an SSH target');
+  // Printable text keeps its plain quotes.
+  assertEquals(bad(["add", "Dev Box", "me@box"]), "'Dev Box' cannot name a remote");
+  const s = scratch();
+  try {
+    const e = await assertRejects(() => syncRemotes(s.env, ["x\x1b]0;t\x07"]), DejaError);
+    assertStringIncludes(e.message, 'no remote named "x\\u001b]0;t\\u0007"');
+  } finally {
+    s.cleanup();
+  }
+});
+
 Deno.test("remote sync with no remote, or of an unknown one, is an error", async () => {
   const s = scratch();
   try {
