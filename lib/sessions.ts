@@ -164,6 +164,18 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   return parentOfAll(rows) ?? rows;
 }
 
+/**
+ * A subagent's parent as a list names it: its shortest reference, or its id with
+ * `(not indexed)` when the index does not hold it, as `deja view` says (trial 112 F10: a remote's
+ * Gemini CLI subagent of no known parent was listed as `subagent of gemini:box:unknown`, a
+ * reference to nothing).
+ */
+function parentRef(store: Store, harness: string, parent: string): string {
+  return Q.sessionByKey.get(store, { harness, native_id: parent })
+    ? shortRef(store, harness, parent)
+    : `${parent} (not indexed)`;
+}
+
 /** One session an ambiguous reference matched, as {@link AmbiguousSession} lists it. */
 export interface Candidate {
   /** Its shortest reference ({@link shortRef}). */
@@ -222,7 +234,7 @@ export class AmbiguousSession extends DejaError {
       time: r.updated ?? r.started,
       title: r.parent === null
         ? describeSession(store, r)
-        : `subagent of ${shortRef(store, r.harness, r.parent)}: ${describeSession(store, r)}`,
+        : `subagent of ${parentRef(store, r.harness, r.parent)}: ${describeSession(store, r)}`,
       project: r.project,
     }));
     const day = /^deja:\d{4}-\d{2}-\d{2}$/i.test(ref);

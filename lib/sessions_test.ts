@@ -214,3 +214,13 @@ Deno.test("resolveSession lists a subagent with an id of its own beside its pare
     // (A subagent named under its parent's id stays the parent's: the test above.)
     assertEquals(resolveSession(store, "019d9249").native_id, "019d9249-aaaa");
   }));
+
+Deno.test("resolveSession names a listed subagent's parent the index does not hold as not indexed", () =>
+  withMemIndex([
+    { id: "box:abc1", parent: "box:unknown", events: [["user", "extract the skills"]] },
+    { id: "box:abc2", events: [["user", "tidy the ledger"]] },
+  ], (store) => {
+    const e = assertThrows(() => resolveSession(store, "box:abc"), AmbiguousSession);
+    // Trial 112 F10: `subagent of gemini:cda4b925:unknown`, a reference that names nothing.
+    assertStringIncludes(e.message, "subagent of box:unknown (not indexed): extract the skills");
+  }));
