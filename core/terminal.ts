@@ -63,3 +63,20 @@ const C0 = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 export function sanitizeToWords(text: string): string {
   return sanitizeForTerminal(text.replace(SEQUENCES, "").replace(C0, " "));
 }
+
+/**
+ * Typed text as a message names it: `'text'`, or JSON-quoted with its escapes written out
+ * (`"n\u001b[31m"`) when it holds what the terminal writer would remove or act on, or a
+ * line break, so the message names what was typed (trial 112 F10: `'n' cannot name a
+ * remote` was said of `n\x1b[31m`).
+ *
+ * @example typedText("dev") === "'dev'"
+ * @example typedText("n\x1b[31m") === '"n\\u001b[31m"'
+ */
+export function typedText(text: string): string {
+  if (sanitizeForTerminal(text) === text && !/[\t\n\r]/.test(text)) return `'${text}'`;
+  return JSON.stringify(text).replace(
+    UNSAFE_CHARS,
+    (c) => c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+  );
+}

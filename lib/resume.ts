@@ -48,6 +48,7 @@ import { type HarnessFacts, harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
+import { ownId } from "./remote/label.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
 import { notReopened, notReopenedReason } from "./resume_source.ts";
 import { withSourceArgs } from "./resume_args.ts";
@@ -121,7 +122,10 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const lead = sub
     ? `${asked.native_id} is a subagent, resumed through its parent ${s.native_id}; `
     : "";
-  if (isPromptHistoryId(s.native_id)) {
+  // The store names the session by the harness's id, not a remote's `<origin>:<id>` (trial 112
+  // F2: every Codex session of a remote was taken for a copy inside another one's rollout).
+  const own = ownId(s);
+  if (isPromptHistoryId(own)) {
     throw new DejaError(
       `${lead}${s.native_id} is ${
         facts?.displayName ?? s.harness
@@ -130,7 +134,7 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
       2,
     );
   }
-  const elsewhere = notReopened(s.harness, s.source, s.native_id);
+  const elsewhere = notReopened(s.harness, s.source, own);
   if (elsewhere) {
     throw new DejaError(
       lead + notReopenedReason(

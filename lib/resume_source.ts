@@ -174,7 +174,8 @@ function re(s: string): RegExp {
 
 /**
  * The row for the session `id` of `harness` read from `source`, or undefined when a command may
- * reach it.
+ * reach it. `id` is the harness's own, as its store names it: a remote's session without its
+ * `<origin>:` (lib/remote/label.ts `ownId`).
  */
 export function notReopened(harness: string, source: string, id = ""): NotReopened | undefined {
   return NOT_REOPENED.find((r) =>

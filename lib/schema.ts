@@ -528,6 +528,16 @@ export const Q = {
     // like: a native id prefix as a LIKE pattern; newest first, undated ones after the dated
     ["like", "harness", "harness"],
   ),
+  /**
+   * As `sessionsByPrefix`, without a remote's sessions the prefix matches by the remote's name
+   * alone (`n`: the prefix's length, in characters; `box:` is longer than `box`).
+   */
+  sessionsByOwnPrefix: query<{ like: string; harness: string | null; n: number }, SessionRow>(
+    `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
+    AND (origin IS NULL OR length(origin) < ?)
+    ORDER BY ${UNDATED}, updated DESC LIMIT 20`,
+    ["like", "harness", "harness", "n"],
+  ),
   eventsOfSession: query<{ session: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
     ["session"],

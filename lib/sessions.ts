@@ -103,7 +103,11 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   const day = harness === "deja" && /^\d{4}-\d{2}-\d{2}$/.test(prefix);
   const esc = (t: string) => t.replace(/[\\%_]/g, (c) => `\\${c}`);
   const like = day ? `%-${prefix}` : esc(prefix) + "%";
-  let rows = Q.sessionsByPrefix.all(store, { like, harness });
+  // A session whose own id starts so comes before a remote's matched only by the machine's
+  // name (`cda4b925` of `cda4b925:<id>`; with its colon, `box:`, the name is the remote's):
+  // trial 112 F9, a remote named cda4b925 made `deja show cda4b925`, a local id, ambiguous.
+  let rows = day ? [] : Q.sessionsByOwnPrefix.all(store, { like, harness, n: prefix.length });
+  if (!rows.length) rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
   // A subagent by its parent's short id (trial 9: `b1ea4a04/sub_8` for
@@ -158,6 +162,18 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   }
   if (rows.length === 1) return rows[0];
   return parentOfAll(rows) ?? rows;
+}
+
+/**
+ * A subagent's parent as a list names it: its shortest reference, or its id with
+ * `(not indexed)` when the index does not hold it, as `deja view` says (trial 112 F10: a remote's
+ * Gemini CLI subagent of no known parent was listed as `subagent of gemini:box:unknown`, a
+ * reference to nothing).
+ */
+function parentRef(store: Store, harness: string, parent: string): string {
+  return Q.sessionByKey.get(store, { harness, native_id: parent })
+    ? shortRef(store, harness, parent)
+    : `${parent} (not indexed)`;
 }
 
 /** One session an ambiguous reference matched, as {@link AmbiguousSession} lists it. */
@@ -218,7 +234,7 @@ export class AmbiguousSession extends DejaError {
       time: r.updated ?? r.started,
       title: r.parent === null
         ? describeSession(store, r)
-        : `subagent of ${shortRef(store, r.harness, r.parent)}: ${describeSession(store, r)}`,
+        : `subagent of ${parentRef(store, r.harness, r.parent)}: ${describeSession(store, r)}`,
       project: r.project,
     }));
     const day = /^deja:\d{4}-\d{2}-\d{2}$/i.test(ref);

@@ -225,3 +225,13 @@ Deno.test("resolveSession counts an id's characters in code points, an emoji one
     const within = assertThrows(() => resolveSession(store, "😀".repeat(1000)), DejaError);
     assertEquals(within.message.includes("characters)"), false, within.message);
   }));
+
+Deno.test("resolveSession names a listed subagent's parent the index does not hold as not indexed", () =>
+  withMemIndex([
+    { id: "box:abc1", parent: "box:unknown", events: [["user", "extract the skills"]] },
+    { id: "box:abc2", events: [["user", "tidy the ledger"]] },
+  ], (store) => {
+    const e = assertThrows(() => resolveSession(store, "box:abc"), AmbiguousSession);
+    // Trial 112 F10: `subagent of gemini:cda4b925:unknown`, a reference that names nothing.
+    assertStringIncludes(e.message, "subagent of box:unknown (not indexed): extract the skills");
+  }));

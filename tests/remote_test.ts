@@ -362,7 +362,8 @@ Deno.test({
       const back = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
       assertEquals([back[0].stale_roots, back[0].last_error], [[], null]);
       // A new remote with no store at all: what was looked for, in --json too.
-      await w.run(["remote", "add", "empty", "devbox"]);
+      // (Another login: the one `devbox` names is refused under a second name.)
+      assertEquals((await w.run(["remote", "add", "empty", "me@devbox"])).code, 0);
       const r = await w.run(["remote", "sync", "empty", "--json"], {
         FAKE_REMOTE_HOME: join(w.root, "home"),
       });
@@ -370,7 +371,7 @@ Deno.test({
       const doc = JSON.parse(r.out).remotes[0];
       assertEquals([doc.ok, doc.roots, doc.home], [true, [], join(w.root, "home")]);
       assert((doc.looked as string[]).length > 3, JSON.stringify(doc));
-      assertStringIncludes(doc.warning, "no harness store found on devbox");
+      assertStringIncludes(doc.warning, "no harness store found on me@devbox");
     } finally {
       w.cleanup();
     }

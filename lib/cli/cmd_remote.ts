@@ -17,7 +17,7 @@ import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
 import { harnessId } from "../../core/registry.ts";
-import { duration } from "../../core/text.ts";
+import { duration, plural } from "../../core/text.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { runIndex } from "../indexer.ts";
@@ -167,13 +167,28 @@ export function parseRemote(a: Args): RemoteArgs {
   }
 }
 
-/** Adds a remote to remotes.json. @throws {DejaError} when one of that name exists */
+/**
+ * Adds a remote to remotes.json.
+ *
+ * @throws {DejaError} when one of that name exists, or one of that target (`user@host` and
+ *   port as typed): its sessions would be indexed twice, once under each name (trial 112 F9).
+ */
 export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): Remote {
   const all = loadRemotes(env);
   if (all.some((r) => r.name === args.name)) {
     throw new DejaError(
       `a remote named '${args.name}' exists`,
       `'deja remote remove ${args.name}' first, or pick another name`,
+    );
+  }
+  const same = all.find((r) => r.host === args.host && r.port === args.port);
+  if (same) {
+    const target = `${same.host}${same.port ? `:${same.port}` : ""}`;
+    throw new DejaError(
+      `${target} is already the remote '${same.name}': under a second name each of its ` +
+        "sessions would be indexed twice",
+      `'deja remote sync ${same.name}' syncs it; to give it another name, 'deja remote remove ` +
+        `${same.name} --purge' first (its mirror and sessions go; the next sync copies them again)`,
     );
   }
   const r: Remote = {
@@ -347,7 +362,7 @@ export function remoteText(r: RemoteResult, io: Pick<IO, "isTTY" | "env">): Remo
     case "remove":
       return out(
         r.purged
-          ? `removed ${r.removed}, its mirror and ${r.sessions} sessions\n`
+          ? `removed ${r.removed}, its mirror and ${plural(r.sessions, "session")}\n`
           : r.sessions
           ? `removed ${r.removed}; its ${r.sessions} ${
             r.sessions === 1 ? "session stays" : "sessions stay"
@@ -372,9 +387,9 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
   for (const r of rows) {
     const last = r.last_sync ? `synced ${duration(r.lag_ms ?? 0)} ago` : "never synced";
     out +=
-      `${c.bold(r.name.padEnd(12))} ${r.host}${
-        r.port ? `:${r.port}` : ""
-      }  ${r.sessions} sessions, ${last}` +
+      `${c.bold(r.name.padEnd(12))} ${r.host}${r.port ? `:${r.port}` : ""}  ${
+        plural(r.sessions, "session")
+      }, ${last}` +
       `${r.no_auto ? ", not in hooks/MCP" : ""}\n`;
     for (const m of r.path_maps) out += `  ${m.remote} -> ${m.local}\n`;
     // Copies of stores the remote no longer had: their sessions are not current (trial 101 F2).
@@ -394,9 +409,9 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
     if (r.ok) {
       w.push({
         to: "out",
-        text: `${r.remote}: ${r.files} files changed, ${fmtBytes(r.bytes)} received in ${
+        text: `${r.remote}: ${plural(r.files, "file")} changed, ${fmtBytes(r.bytes)} received in ${
           (r.ms / 1000).toFixed(1)
-        } s; ${r.sessions} sessions indexed\n`,
+        } s; ${plural(r.sessions, "session")} indexed\n`,
       });
       if (r.warning) {
         w.push({

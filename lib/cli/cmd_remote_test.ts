@@ -166,6 +166,69 @@ Deno.test("remote sync's text keeps each remote's line and its warning or failur
   ]);
 });
 
+Deno.test("remote's text counts one file and one session in the singular (trial 112 F10)", () => {
+  const io = captureIO(testEnv("/h"), false).io;
+  const sync = remoteText({
+    sub: "sync",
+    remotes: [{
+      remote: "a",
+      ok: true,
+      bytes: 1024,
+      files: 1,
+      roots: ["/h/.codex"],
+      discovery: "registry",
+      ms: 1000,
+      home: "/h",
+      looked: ["/h/.codex"],
+      stale: [],
+      sessions: 1,
+    }],
+  }, io);
+  assertEquals(sync, [
+    { to: "out", text: "a: 1 file changed, 1.0 KiB received in 1.0 s; 1 session indexed\n" },
+  ]);
+  const list = remoteText({
+    sub: "list",
+    remotes: [{
+      name: "a",
+      host: "me@a",
+      port: null,
+      path_maps: [],
+      no_auto: false,
+      last_sync: null,
+      lag_ms: null,
+      last_error: null,
+      last_bytes: null,
+      last_ms: null,
+      discovery: null,
+      roots: [],
+      stale_roots: [],
+      sessions: 1,
+    }],
+  }, io);
+  assertStringIncludes(list[0].text, "me@a  1 session, never synced");
+  const gone = remoteText({ sub: "remove", removed: "a", purged: true, sessions: 1 }, io);
+  assertEquals(gone[0].text, "removed a, its mirror and 1 session\n");
+});
+
+Deno.test("remote names a refused name or target as typed, its escapes written out (trial 112 F10)", async () => {
+  // It said "'n' cannot name a remote" of `n\x1b[31m`: the terminal writer took the escape out.
+  const bad = (args: string[]) =>
+    (assertThrows(() => parseRemote(cmd(args)), DejaError) as DejaError).message;
+  assertEquals(bad(["add", "n\x1b[31m", "me@box"]), '"n\\u001b[31m" cannot name a remote');
+  assertEquals(bad(["add", "dev\u202ebox", "me@box"]), '"dev\\u202ebox" cannot name a remote');
+  assertEquals(bad(["add", "box", "me@b\nox"]), '"me@b\\nox" is not an SSH target');
+  // Printable text keeps its plain quotes.
+  assertEquals(bad(["add", "Dev Box", "me@box"]), "'Dev Box' cannot name a remote");
+  const s = scratch();
+  try {
+    const e = await assertRejects(() => syncRemotes(s.env, ["x\x1b]0;t\x07"]), DejaError);
+    assertStringIncludes(e.message, 'no remote named "x\\u001b]0;t\\u0007"');
+  } finally {
+    s.cleanup();
+  }
+});
+
 Deno.test("remote sync with no remote, or of an unknown one, is an error", async () => {
   const s = scratch();
   try {

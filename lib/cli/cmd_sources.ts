@@ -366,6 +366,14 @@ export function sourcesText(
   // the columns after it (trial 101 F7: "0 stores  (1 failed)      28 sessions" out of line).
   const notes = d.harnesses.map((h) => problemNotes(h, c));
   const width = Math.max(0, ...notes.map((n) => n.plain.length));
+  // The first column fits a remote's label too (trial 112 F10: `alice (remote)`, 14 characters,
+  // pushed its row's columns out of line), and a remote's row keeps the notes' column.
+  const label = (r: RemoteSources) => `${r.remote} (remote)`;
+  const first = Math.max(
+    13,
+    ...d.harnesses.map((h) => h.harness.length),
+    ...d.remotes.map((r) => label(r).length),
+  );
   for (const [i, h] of d.harnesses.entries()) {
     const found = h.stores > 0;
     const note = notes[i];
@@ -375,7 +383,7 @@ export function sourcesText(
     // One line per harness: a harness that looks in every known project (senpi) has a root
     // per project, listed only with --verbose.
     lines.push(
-      `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
+      `${(found ? c.bold : c.dim)(h.harness.padEnd(first))} ${
         plural(h.stores, "store ", "stores").padStart(11)
       }  ${note.text}${" ".repeat(width - note.plain.length)}${
         plural(h.sessions, "session ", "sessions").padStart(15)
@@ -440,9 +448,9 @@ export function sourcesText(
   for (const r of d.remotes) {
     const via = r.harnesses.map((h) => `${h.harness} ${h.sessions}`).join(", ");
     lines.push(
-      `${c.bold(`${r.remote} (remote)`.padEnd(13))} ${
-        plural(r.indexed, "store ", "stores").padStart(11)
-      }  ${plural(r.sessions, "session ", "sessions").padStart(15)}  ${
+      `${c.bold(label(r).padEnd(first))} ${plural(r.indexed, "store ", "stores").padStart(11)}  ${
+        " ".repeat(width)
+      }${plural(r.sessions, "session ", "sessions").padStart(15)}  ${
         fmtBytes(r.bytes).padStart(9)
       }  ${c.dim(via)}`,
     );

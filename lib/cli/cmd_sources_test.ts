@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tempDir } from "../../tests/_tmp.ts";
 import { join } from "node:path";
 import { csi } from "./output.ts";
-import { parseSources, sourcesCmd, sourcesData, storeBytes } from "./cmd_sources.ts";
+import { parseSources, sourcesCmd, sourcesData, sourcesText, storeBytes } from "./cmd_sources.ts";
 
 const ID = "50bce000-1111-4222-8333-444455556666";
 
@@ -245,6 +245,29 @@ Deno.test("sources says a harness's sessions are kept from an earlier read when 
     assertStringIncludes(line, "(sessions kept from an earlier read)");
   } finally {
     rmSync(empty, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});
+
+Deno.test("sources keeps a remote's row in the harnesses' columns (trial 112 F10)", async () => {
+  const ix = await fixture();
+  try {
+    const d = await sourcesData(ix.env);
+    // A problem note widens its column; a remote's label is longer than a harness's name.
+    d.harnesses.find((h) => h.harness === "claude")!.errors = 1;
+    const counts = { indexed: 2, sessions: 1, bytes: 2048 };
+    d.remotes = [{ remote: "alice", harnesses: [{ harness: "codex", ...counts }], ...counts }];
+    const lines = sourcesText(d, { isTTY: false, env: ix.env }, false).split("\n");
+    const claude = lines.find((l) => l.startsWith("claude "))!;
+    const alice = lines.find((l) => l.startsWith("alice (remote) "))!;
+    // Where each column ends: the stores, sessions and size are right-aligned.
+    const ends = (l: string) =>
+      [/\d+ stores?/, /\d+ sessions?/, /\d+(\.\d)? K?i?B/].map((re) => {
+        const m = re.exec(l)!;
+        return m.index + m[0].replace(/s$/, "").length;
+      });
+    assertEquals(ends(alice), ends(claude), `\n${claude}\n${alice}`);
+  } finally {
     ix.cleanup();
   }
 });

@@ -13,6 +13,7 @@ import { shortRef } from "../sessions.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { notReopened } from "../resume_source.ts";
+import { ownId } from "../remote/label.ts";
 
 /** The session whose store holds the copy: its native id and shortest reference. */
 export interface CopiedIn {
@@ -26,14 +27,14 @@ export interface CopiedIn {
  */
 export function copiedIn(
   store: Store,
-  s: Pick<SessionRow, "source" | "native_id" | "harness">,
+  s: Pick<SessionRow, "source" | "native_id" | "harness" | "origin">,
 ): CopiedIn | undefined {
   // Another session read from the same store first (an index query); the store's own
   // thread only then (a rollout not named with an id is told by its first line).
   const owner = Q.keysOfSource.all(store, { source: s.source })
     .find((o) => o.harness === s.harness && o.native_id !== s.native_id);
   if (!owner) return undefined;
-  if (notReopened(s.harness, s.source, s.native_id)?.lives.kind !== "copy") return undefined;
+  if (notReopened(s.harness, s.source, ownId(s))?.lives.kind !== "copy") return undefined;
   return { id: owner.native_id, ref: shortRef(store, owner.harness, owner.native_id) };
 }
 

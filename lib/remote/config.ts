@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
+import { typedText } from "../../core/terminal.ts";
 
 /** One `--path-map remote=local` pair: a remote directory and the local one it is cloned as. */
 export interface PathMap {
@@ -112,7 +113,7 @@ export function updateRemote(env: Env, name: string, change: (r: Remote) => void
 /** The error for a name that is not configured. */
 export function unknownRemote(name: string, all: Remote[]): DejaError {
   return new DejaError(
-    `no remote named '${name}'`,
+    `no remote named ${typedText(name)}`,
     all.length
       ? `the remotes are: ${all.map((r) => r.name).join(", ")}`
       : "add one with 'deja remote add <name> <user@host>[:port]'",
@@ -123,7 +124,7 @@ export function unknownRemote(name: string, all: Remote[]): DejaError {
 export function checkName(name: string): void {
   if (!NAME.test(name) || name === "local") {
     throw new DejaError(
-      `'${name}' cannot name a remote`,
+      `${typedText(name)} cannot name a remote`,
       "use lower-case letters, digits, '-' or '_', starting with a letter (not 'local')",
     );
   }
@@ -133,7 +134,7 @@ export function checkName(name: string): void {
 export function parseTarget(target: string): { host: string; port?: number } {
   if (target.startsWith("-")) {
     throw new DejaError(
-      `an SSH target cannot start with '-': '${target}' (ssh would read it as an option)`,
+      `an SSH target cannot start with '-': ${typedText(target)} (ssh would read it as an option)`,
       "write it as user@host or user@host:port",
     );
   }
@@ -149,7 +150,7 @@ export function parseTarget(target: string): { host: string; port?: number } {
     : /^([^\s:@/;&|<>()$`'"\\]+@)?([A-Za-z0-9._-]+)(?::(\d+))?$/.exec(target);
   if (!m) {
     throw new DejaError(
-      `'${target}' is not an SSH target`,
+      `${typedText(target)} is not an SSH target`,
       "write it as user@host or user@host:port",
     );
   }

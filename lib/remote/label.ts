@@ -99,3 +99,12 @@ export function unmapPath(label: Label, path: string): string {
 export function nativeId(label: Label, id: string): string {
   return id.startsWith(`${label.origin}:`) ? id.slice(label.origin.length + 1) : id;
 }
+
+/**
+ * The harness's own id of an indexed session: its `native_id` without the `<origin>:` of the
+ * remote it was read from (a store names its sessions without it: a rollout's file name, a
+ * first `session_meta`).
+ */
+export function ownId(s: { native_id: string; origin?: string | null }): string {
+  return s.origin ? nativeId({ origin: s.origin, pathMaps: [] }, s.native_id) : s.native_id;
+}

@@ -45,18 +45,28 @@ export function remoteMirrorEnv(env: Env, r: Remote): Env {
  * The remote absolute paths to mirror, outermost only (a root inside another is
  * copied with it) and sorted. With the remote's deja, the roots it says exist;
  * otherwise every parser's roots for the remote's home and variables (those that
- * do not exist there are skipped by rsync).
+ * do not exist there are skipped by rsync). `looked`: every root looked at, found
+ * or not (the remote deja's too: trial 112 F8, a sync that found none said it
+ * "looked for nothing"), sorted.
  */
 export async function remoteRoots(p: Probe, parsers: readonly Parser[]): Promise<{
   roots: string[];
+  looked: string[];
   discovery: "deja" | "registry";
 }> {
   let roots: string[] = [];
+  const all: string[] = [];
   let discovery: "deja" | "registry" = "registry";
   const hs = p.dejaSources?.harnesses;
   if (Array.isArray(hs) && hs.length) {
     discovery = "deja";
-    for (const h of hs) for (const r of h.roots ?? []) if (r.exists) roots.push(r.path);
+    for (const h of hs) {
+      for (const r of h.roots ?? []) {
+        if (typeof r?.path !== "string") continue;
+        all.push(r.path);
+        if (r.exists) roots.push(r.path);
+      }
+    }
   } else {
     const env = foreignEnv(p.home, p.platform, p.vars);
     for (const parser of parsers) {
@@ -66,8 +76,10 @@ export async function remoteRoots(p: Probe, parsers: readonly Parser[]): Promise
       } catch { /* a root this parser cannot name is not mirrored */ }
     }
   }
-  roots = [...new Set(roots.filter((r) => r.startsWith("/") && !r.includes("\n")))].sort();
-  return { roots: outermost(roots), discovery };
+  const clean = (list: string[]) =>
+    [...new Set(list.filter((r) => r.startsWith("/") && !r.includes("\n")))].sort();
+  roots = outermost(clean(roots));
+  return { roots, looked: discovery === "deja" ? outermost(clean(all)) : roots, discovery };
 }
 
 /** Drops every path inside another one of `sorted`. */

@@ -121,7 +121,7 @@ export async function syncRemote(
     const found = await remoteRoots(p, parsers);
     const { discovery } = found;
     out.home = p.home;
-    out.looked = found.roots;
+    out.looked = found.looked;
     out.discovery = discovery;
     // Only the roots the remote has now are copied and listed (trial 101 F2).
     const roots = existingPaths(env, r, found.roots, shared);

@@ -1,0 +1,81 @@
+/**
+ * A remote's name beside the ids people type: a name that starts a local session's id leaves
+ * that id naming the local session, and one machine is not added under two names. Real rsync,
+ * tests/remote/fake_ssh.sh for ssh.
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
+
+const LOCAL = "cda4b925-0000-4000-8000-000000000001";
+
+Deno.test({
+  name:
+    "a remote named like a local session's id leaves that id naming the local session (trial 112 F9)",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      writeClaude(w.remoteHome, SVC);
+      writeClaude(w.remoteHome, OTHER);
+      writeClaude(w.home, { ...OTHER, id: LOCAL, cwd: "/w/here" });
+      assertEquals((await w.run(["remote", "add", "cda4b925", "me@devbox:2222"])).code, 0);
+      const sync = await w.run(["remote", "sync"]);
+      assertEquals(sync.code, 0, sync.err);
+      // It exited 2, listing the remote's sessions beside the local one.
+      const show = await w.run(["show", "cda4b925", "--json"]);
+      assertEquals(show.code, 0, show.err);
+      assertEquals(JSON.parse(show.out).id, LOCAL);
+      // The short id lists print still names it (it became cda4b925-000).
+      const last = (await w.json(["last", "--from", "local"])).sessions as Array<
+        Record<string, unknown>
+      >;
+      assertEquals(last.map((s) => s.short_id), ["cda4b925"]);
+      // With its colon the name reaches the remote's sessions.
+      assertEquals(
+        (await w.json(["show", `cda4b925:${SVC.id.slice(0, 8)}`])).id,
+        `cda4b925:${SVC.id}`,
+      );
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "a remote's name alone still reaches its sessions when no session's id starts so",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      writeClaude(w.remoteHome, SVC);
+      writeClaude(w.home, { ...OTHER, id: LOCAL, cwd: "/w/here" });
+      assertEquals((await w.run(["remote", "add", "devbox", "me@devbox:2222"])).code, 0);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      assertEquals((await w.json(["show", "devbox"])).id, `devbox:${SVC.id}`);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "remote add refuses a target already added under another name (trial 112 F9)",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      assertEquals((await w.run(["remote", "add", "devbox", "me@devbox:2222"])).code, 0);
+      const again = await w.run(["remote", "add", "other", "me@devbox:2222"]);
+      assertEquals(again.code, 2, again.out);
+      assertStringIncludes(again.err, "me@devbox:2222 is already the remote 'devbox'");
+      assertStringIncludes(again.err, "hint: 'deja remote sync devbox' syncs it");
+      const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals(list.map((r) => r.name), ["devbox"]);
+      // Another login or port is another machine's home.
+      assertEquals((await w.run(["remote", "add", "other", "you@devbox:2222"])).code, 0);
+      assertEquals((await w.run(["remote", "add", "third", "me@devbox:2200"])).code, 0);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
