@@ -4,7 +4,7 @@
  * subagents filed under their parents said, error pages with the CLI's hint, an output cut
  * by the index said so, and an empty index's Activity page.
  */
-import { assertEquals } from "./_assert.ts";
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
 import { startView, type ViewOptions } from "../lib/view/server.ts";
 import { showJson, showSession } from "../lib/cli/cmd_show.ts";
@@ -84,5 +84,55 @@ Deno.test("view marks a failed call of any tool and its result where deja show s
     assertEquals(marked, [1, 2, 5]);
   } finally {
     store.close();
+  }
+});
+
+// Trial 112 F3: a session active yesterday showed "0 sessions" on yesterday's square (it was
+// charted only on the day it started), while `deja last yesterday` and the list put it there.
+Deno.test("view charts a session on every day and week it had events, and says what it counts", async () => {
+  const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
+  await using v = await viewOf([{
+    id: "sess-span",
+    at: noon("2026-10-20"),
+    updated: noon("2026-10-31") + 60e3,
+    events: [
+      { kind: "user", text: "start the migration", time: noon("2026-10-20") },
+      { kind: "assistant", text: "started", time: noon("2026-10-20") + 60e3 },
+      { kind: "user", text: "back to the migration", time: noon("2026-10-31") },
+      { kind: "assistant", text: "done", time: noon("2026-10-31") + 60e3 },
+    ],
+  }]);
+  const r = await v.get("/stats");
+  const day = (d: string) => new RegExp(`<title>${d}: ([^<]*)</title>`).exec(r)?.[1];
+  assertEquals(day("2026-10-20"), "1 session active");
+  assertEquals(day("2026-10-25"), "0 sessions active");
+  assertEquals(day("2026-10-31"), "1 session active");
+  // The week bars count it in each week it was active (weeks of 10-19 and 10-26), once each.
+  const bars = [...r.matchAll(/<title>(\d{4}-\d\d-\d\d) · mem: ([^<]*)<\/title>/g)]
+    .map((m) => `${m[1]} ${m[2]}`);
+  assertEquals(bars, ["2026-10-19 1 active", "2026-10-26 1 active"]);
+  assertStringIncludes(r, "Sessions active per day");
+  assertStringIncludes(r, "A session counts on every day and in every week it has events");
+});
+
+// Trial 112 F10: an empty index drew empty charts with axis labels "0 1 1"; the heat map's last
+// month label ("Dec") was cut at the right edge.
+Deno.test("view Activity of an empty index says so, and no month label runs past the heat map", async () => {
+  await using empty = await viewOf([]);
+  const none = await empty.get("/stats");
+  assertStringIncludes(none, '<div class="empty">No sessions yet.</div>');
+  assertEquals(none.includes("<svg"), false);
+  // A month whose first Monday is in the map's last week (December 2026, today 2026-12-08).
+  await using v = await viewOf([{ id: "sess-a", at: AT, events: [["user", "work"]] }], {
+    now: () => Date.parse("2026-12-08T12:00:00Z"),
+  });
+  const r = await v.get("/stats");
+  const width = Number(/class="chart heat" viewBox="0 0 (\d+)/.exec(r)?.[1]);
+  const months = [...r.matchAll(/<text x="(\d+)" y="12"( text-anchor="end")?>(\w+)<\/text>/g)];
+  assertEquals(months.at(-1)?.[3], "Dec");
+  for (const [, x, end, name] of months) {
+    // A label 24 px wide at most: it ends inside the map.
+    const right = end ? Number(x) : Number(x) + 24;
+    assertEquals(right <= width, true, `${name} at ${x} of ${width}`);
   }
 });
