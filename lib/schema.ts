@@ -1310,6 +1310,14 @@ export const Q = {
     `SELECT DISTINCT session_id AS id, time / ${QUARTER_HOUR_MS} AS q FROM events
     WHERE time IS NOT NULL`,
   ),
+  /**
+   * Subagents filed under a parent the index holds (not top-level: {@link TOP_LEVEL}), each
+   * with its parent's row id (the view says how many it counts with their parents).
+   */
+  viewFiledSubagents: query<NoParams, { id: number; parent_id: number }>(
+    `SELECT s.id AS id, p.id AS parent_id FROM sessions s
+    JOIN sessions p ON p.harness = s.harness AND p.native_id = s.parent`,
+  ),
   /** Which of `dirs` (a JSON array) are the project of some session (`deja how`'s project here). */
   projectsAmong: query<{ dirs: string }, { project: string }>(
     `SELECT DISTINCT project FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,

@@ -115,6 +115,26 @@ Deno.test("view charts a session on every day and week it had events, and says w
   assertStringIncludes(r, "A session counts on every day and in every week it has events");
 });
 
+// Trial 112 F4: the view said 58 sessions (crush 27) where `deja stats` said 60 (crush 28): it
+// counts subagents filed under their parents with them, and said nothing of it.
+Deno.test("view says how many subagents it counts with their parent sessions, on the list and Activity", async () => {
+  await using v = await viewOf([
+    { id: "sess-top", at: AT, events: [["user", "the parent's work"]] },
+    { id: "sess-kid", parent: "sess-top", at: AT, events: [["user", "a filed subagent"]] },
+    { id: "sess-grandkid", parent: "sess-kid", at: AT, events: [["user", "its own subagent"]] },
+    { id: "sess-other", at: AT, events: [["user", "other work"]] },
+  ]);
+  const said = "2 subagents filed under their parent sessions are not counted as sessions here " +
+    "(&#39;deja stats&#39; counts them).";
+  const stats = await v.get("/stats");
+  assertEquals(/<div class="n">(\d+)<\/div>\s*<div class="l">sessions</.exec(stats)?.[1], "2");
+  assertStringIncludes(stats, said);
+  assertStringIncludes(await v.get("/"), said);
+  // Under a list that holds no parent of one, nothing is said.
+  const other = await v.get(`/?project=${encodeURIComponent("/nowhere")}`);
+  assertEquals(other.includes("subagent"), false);
+});
+
 // Trial 112 F10: an empty index drew empty charts with axis labels "0 1 1"; the heat map's last
 // month label ("Dec") was cut at the right edge.
 Deno.test("view Activity of an empty index says so, and no month label runs past the heat map", async () => {

@@ -22,6 +22,7 @@ import { oneLine, plural } from "../../core/text.ts";
 import { countsAsHidden, defaultHidden } from "../search/sessions.ts";
 import { htm, type Html } from "./html.ts";
 import { HUES, page, short, shortPath, type ViewCtx } from "./layout.ts";
+import { filedSubagents, filedText } from "./list.ts";
 import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from "./charts.ts";
 
 /**
@@ -94,6 +95,8 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const events = st.events -
     Q.viewEventsOf.get(ctx.store, { hidden: JSON.stringify([...hidden]) })!.n;
   const left = all.filter((r) => countsAsHidden(hidden, r.id)).length;
+  // Counted with their parents, as the list shows them (trial 112 F4: `deja stats` said 60).
+  const filed = filedText(filedSubagents(ctx, new Set(timed.map((r) => r.id))));
   const cards = [
     [short(timed.length), "sessions"],
     [short(events), "events"],
@@ -164,7 +167,7 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
         undated === 1 ? "" : "s"
       } not charted (a prompt history: dated only by a file many sessions share).</p>`
       : ""
-  }${quiet}
+  }${filed ? htm`<p class="sub">${filed}</p>` : ""}${quiet}
 ${charts}
     <h2>Commands that failed most</h2>${failedCommands(ctx, hidden)}
     <h2>Secrets redacted, by kind</h2>${
