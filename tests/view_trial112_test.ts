@@ -8,6 +8,10 @@ import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
 import { startView, type ViewOptions } from "../lib/view/server.ts";
 import { showJson, showSession } from "../lib/cli/cmd_show.ts";
+import { indexPath } from "../lib/store.ts";
+import { sentinelPath } from "../lib/fresh/background.ts";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 const AT = Date.parse("2026-11-01T10:00:00Z");
 const KEY = "k".repeat(32);
@@ -154,5 +158,70 @@ Deno.test("view Activity of an empty index says so, and no month label runs past
     // A label 24 px wide at most: it ends inside the map.
     const right = end ? Number(x) : Number(x) + 24;
     assertEquals(right <= width, true, `${name} at ${x} of ${width}`);
+  }
+});
+
+/** Asserts `r` is a page of the app: HTML, its header linking home. */
+function page(r: { type: string; body: string }): void {
+  assertStringIncludes(r.type, "text/html");
+  assertStringIncludes(r.body, `<a class="brand" href="/${KEY}/">deja</a>`);
+}
+
+/** A page's answer whatever its status: status, content type and body. */
+async function fetchPage(port: number, path: string) {
+  const r = await fetch(`http://127.0.0.1:${port}/${KEY}${path}`);
+  return { status: r.status, type: r.headers.get("content-type") ?? "", body: await r.text() };
+}
+
+// Trial 112 F5: errors were bare text/plain lines; a damaged index's lacked the CLI's hint
+// (`deja index --rebuild`); with no index it said "Run deja index" while one was being built.
+Deno.test("view answers a missing session, a damaged index and an index being built with a page, the CLI's message and hint", async () => {
+  const idx = await memIndex([{ id: "sess-a", at: AT, events: [["user", "the work"]] }]);
+  const srv = await startView({ env: idx.env, token: KEY, now: () => AT });
+  try {
+    const missing = await fetchPage(srv.port, "/session?id=nope");
+    assertEquals(missing.status, 404);
+    page(missing);
+    assertStringIncludes(missing.body, "no session matches &#39;nope&#39;");
+    assertStringIncludes(missing.body, "hint: search first");
+    assertStringIncludes(missing.body, `href="/${KEY}/">Back to the sessions</a>`);
+    const nowhere = await fetchPage(srv.port, "/nowhere");
+    assertEquals(nowhere.status, 404);
+    page(nowhere);
+
+    // Every page of the index's data broken, as a disk gone wrong leaves it.
+    const db = indexPath(idx.env);
+    const bytes = readFileSync(db);
+    const size = bytes.readUInt16BE(16);
+    for (let p = size; p < bytes.length; p += size) bytes[p] ^= 0xff;
+    writeFileSync(db, bytes);
+    const damaged = await fetchPage(srv.port, "/");
+    assertEquals(damaged.status, 500);
+    page(damaged);
+    assertStringIncludes(damaged.body, `the index ${db} is damaged`);
+    assertStringIncludes(damaged.body, "hint: run &#39;deja index --rebuild&#39;");
+  } finally {
+    await srv.close();
+    idx.cleanup();
+  }
+
+  // No index yet, a background run building it (its sentinel: this process, just now).
+  const bare = await memIndex([]);
+  for (const end of ["", "-wal", "-shm"]) rmSync(indexPath(bare.env) + end, { force: true });
+  const srv2 = await startView({ env: bare.env, token: KEY, now: () => AT });
+  try {
+    const none = await fetchPage(srv2.port, "/");
+    assertEquals(none.status, 503);
+    page(none);
+    assertStringIncludes(none.body, "hint: run &#39;deja index&#39; first");
+    mkdirSync(dirname(sentinelPath(bare.env)), { recursive: true });
+    writeFileSync(sentinelPath(bare.env), `${Deno.pid} ${AT}`);
+    const building = await fetchPage(srv2.port, "/");
+    assertEquals(building.status, 503);
+    assertStringIncludes(building.body, "building it in the background now (first run)");
+    assertEquals(building.body.includes("run &#39;deja index&#39;"), false);
+  } finally {
+    await srv2.close();
+    bare.cleanup();
   }
 });
