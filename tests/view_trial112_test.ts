@@ -225,3 +225,33 @@ Deno.test("view answers a missing session, a damaged index and an index being bu
     bare.cleanup();
   }
 });
+
+// Trial 112 F6: a Bash output of 30,001 lines (3.4 MB) was folded under "output · 148 lines",
+// the lines the index kept, with the cut said only inside the fold.
+Deno.test("view says in an output's fold how much of it the index kept and cut", async () => {
+  const big = Array.from({ length: 3000 }, (_, i) => `line ${i} ` + "x".repeat(90)).join("\n");
+  const said = big + "\n" + big; // a reply the index keeps more of, also cut
+  await using v = await viewOf([{
+    id: "sess-big",
+    at: AT,
+    events: [
+      ["user", "run the long build"],
+      { kind: "tool_call", text: "", tool: { name: "Bash", id: "b1", command: "make all" } },
+      { kind: "tool_result", text: big, result: { callId: "b1", exit: 0 } },
+      { kind: "tool_result", text: "a short output", result: { callId: "b1", exit: 0 } },
+      ["assistant", said],
+    ],
+  }]);
+  const html = await v.get("/session?h=mem&id=sess-big");
+  const summaries = [...html.matchAll(/<summary>(output[^<]*)<\/summary>/g)].map((m) => m[1]);
+  assertEquals(summaries.length, 2);
+  const [cut, whole] = summaries;
+  const m = /^output · (\d+) lines \(the index kept ([\d,]+) of ([\d,]+) characters\) · #2$/
+    .exec(cut);
+  assertEquals(m?.[3], big.length.toLocaleString("en"), cut);
+  assertEquals(Number(m![1]) < 3000, true, cut);
+  assertEquals(whole, "output · 1 line · #3");
+  // A text's fold says it too.
+  const more = /<summary>(\d+ more lines \(the index kept [^<]*)<\/summary>/.exec(html)?.[1] ?? "";
+  assertStringIncludes(more, ` of ${said.length.toLocaleString("en")} characters)`);
+});

@@ -24,6 +24,7 @@ import {
 } from "../memory/run_status.ts";
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
+import { cutsIn } from "../../core/text.ts";
 import { eventAnchor } from "./list.ts";
 import {
   badge,
@@ -421,7 +422,8 @@ function output(
       : htm``;
   }
   const lines = text.split("\n").length;
-  const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${
+  const cut = cutNote(text);
+  const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${cut ? ` ${cut}` : ""}${
     o.seq === undefined ? "" : ` · #${o.seq}`
   }`;
   const long = lines > 12 || text.length > 1200;
@@ -440,9 +442,24 @@ function folded(text: string, kind: "txt" | "pre"): Html {
   const body = (t: string) => kind === "pre" ? htm`<pre>${t}</pre>` : htm`<p class="txt">${t}</p>`;
   if (!rest) return body(text);
   const more = rest.split("\n").length;
-  return htm`${body(head)}<details><summary>${more} more ${
-    more === 1 ? "line" : "lines"
+  const cut = cutNote(text);
+  return htm`${body(head)}<details><summary>${more} more ${more === 1 ? "line" : "lines"}${
+    cut ? ` ${cut}` : ""
   }</summary>${body(rest)}</details>`;
+}
+
+/**
+ * What the index cut from `text` (its `… [N characters cut] …` markers, core/text.ts), said
+ * where a fold names its size: `(the index kept 16,376 of 3,390,003 characters)`;
+ * "" when nothing was cut (trial 112 F6: a 30,001-line output read "output · 148 lines", the
+ * lines kept, as if that were all).
+ */
+function cutNote(text: string): string {
+  const { chars, marks } = cutsIn(text);
+  if (!chars) return "";
+  const n = (x: number) => x.toLocaleString("en");
+  const kept = text.length - marks;
+  return `(the index kept ${n(kept)} of ${n(kept + chars)} characters)`;
 }
 
 /** The sessions an id prefix several of them share names: each with its link. */
