@@ -55,6 +55,14 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; repaired: boolean
 /** The detail of an `invalid_utf8` count: the record was kept, its bad bytes replaced. */
 export const REPAIRED = "kept with replacement characters";
 
+/** A byte count for people: `512 B`, `3.4 KiB`, `1.2 MiB`, `2.05 GiB`. */
+export function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  return `${(n / (1 << 30)).toFixed(2)} GiB`;
+}
+
 /** The marker {@link cap} puts where `n` characters were cut. */
 export function cutText(n: number): string {
   return `\n… [${n} characters cut] …\n`;

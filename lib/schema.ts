@@ -170,6 +170,9 @@ export interface SharedCallRow {
   updated: number | null;
 }
 
+/** A quarter of an hour in ms: {@link Q.viewActiveQuarters}' unit. */
+export const QUARTER_HOUR_MS = 900_000;
+
 /**
  * Named queries: SQL, named parameters (one per `?`, in order) and row type
  * together (lib/sql.ts).
@@ -1328,6 +1331,24 @@ export const Q = {
     `SELECT id, harness, project, COALESCE(started, updated) AS time,
       COALESCE(updated, started) AS last, time_from_file FROM sessions s
     WHERE ${TOP_LEVEL}`,
+  ),
+  /**
+   * The quarter-hours (epoch ms / {@link QUARTER_HOUR_MS}) each session has events in, each once:
+   * the days a session was active, whatever the time zone (every zone's offset is a whole number
+   * of quarter-hours), for the activity charts (trial 112 F3: a session was charted only on the
+   * day it started). Read from the covering index `events_rank`, no event text.
+   */
+  viewActiveQuarters: query<NoParams, { id: number; q: number }>(
+    `SELECT DISTINCT session_id AS id, time / ${QUARTER_HOUR_MS} AS q FROM events
+    WHERE time IS NOT NULL`,
+  ),
+  /**
+   * Subagents filed under a parent the index holds (not top-level: {@link TOP_LEVEL}), each
+   * with its parent's row id (the view says how many it counts with their parents).
+   */
+  viewFiledSubagents: query<NoParams, { id: number; parent_id: number }>(
+    `SELECT s.id AS id, p.id AS parent_id FROM sessions s
+    JOIN sessions p ON p.harness = s.harness AND p.native_id = s.parent`,
   ),
   /** Which of `dirs` (a JSON array) are the project of some session (`deja how`'s project here). */
   projectsAmong: query<{ dirs: string }, { project: string }>(

@@ -74,16 +74,19 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Session 45 (every harness reading parsers/_message_blocks.ts: claude 15, cherrystudio 15,
   // codebuddy 14, factory 14, codewhale 8, commandcode 7, trae 7, zcode 9): the output of a
   // command the person ran in `!` bash mode is a notice (trial 103 F9).
-  // 16 (claude, cherrystudio), 15 (codebuddy, factory): a Write's result of type `create` says
-  // the write made its file (`created`), which restore says of its span (trial 110 F6).
+  // Session 47 (the same eight, each raised by one: claude 16, cherrystudio 16, codebuddy 15,
+  // factory 15, codewhale 9, commandcode 8, trae 9, zcode 10): an image in a tool result is
+  // said, `(image: image/jpeg, 234.9 KiB)`, where the result was blank (trial 112 F7); a
+  // Write's result of type `create` says the write made its file (`created`), which restore
+  // says of its span (trial 110 F6).
   claude: 16,
   cherrystudio: 16,
   codebuddy: 15,
-  codewhale: 8, // session 13: list_dir reads no file; 7: see codex 7
-  commandcode: 7,
+  codewhale: 9, // session 13: list_dir reads no file; 7: see codex 7
+  commandcode: 8,
   factory: 15,
-  trae: 8, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7; 8: codex 8
-  zcode: 9, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  trae: 9, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7; 8: codex 8
+  zcode: 10, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 8, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)

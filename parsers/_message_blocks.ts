@@ -11,7 +11,7 @@
 import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { absolutePath } from "../core/paths.ts";
-import { fnv1a32 } from "../core/text.ts";
+import { fmtBytes, fnv1a32 } from "../core/text.ts";
 import { runEnd } from "../core/run_end.ts";
 
 /** Tags whose whole element is harness-injected and never what a person typed. */
@@ -174,6 +174,8 @@ export function hasToolResult(content: unknown): boolean {
  * its stdout/stderr fill an empty text. A leading `Exit code N` line on an
  * error result gives `exit`, and a shell run that `toolUseResult` shows ended cleanly
  * gives exit 0 ({@link finishedClean}); system reminders appended to a result are removed.
+ * An image the result holds is said (`(image: image/jpeg, 234.9 KiB)`, {@link imageNotes}),
+ * where before a Read of a picture was a blank result.
  */
 export function toolResultEvent(block: Obj, extra: unknown, time?: number): Event {
   const callId = str(block.tool_use_id);
@@ -182,6 +184,8 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   const bare = text.replace(SYSTEM_REMINDER_RE, "");
   if (bare !== text) text = bare.trimEnd();
   if (text === "") text = fallbackText(extra);
+  const images = imageNotes(block.content, extra);
+  if (images) text = text ? `${text}\n${images}` : images;
   const wrapped = TOOL_USE_ERROR_RE.exec(text.trim());
   if (wrapped) text = wrapped[1].trim();
   // The Bash tool starts a failed command's result with `Exit code N`; the
@@ -242,6 +246,32 @@ function finishedClean(extra: unknown): boolean {
   if (!o || o.interrupted !== false || typeof o.stdout !== "string") return false;
   return o.backgroundTaskId === undefined && o.timedOutAfterMs === undefined &&
     !o.returnCodeInterpretation && o.backgroundedByUser !== true;
+}
+
+/**
+ * Each `image` block of a result's content said in one line: its media type and its size,
+ * the file's (`toolUseResult.file.originalSize` of a Read, when the result is its block's
+ * alone) else the image's own (its base64 data decoded). Claude Code 2.1.88 (trial 112 F7, a
+ * Read of a .jpg): `{type: "image", source: {type: "base64", media_type, data}}`, and
+ * `toolUseResult` `{type: "image", file: {base64, type, originalSize}}`. "" when none.
+ */
+function imageNotes(content: unknown, extra: unknown): string {
+  const blocks = arr(content).map(obj).filter((b) => b?.type === "image");
+  if (!blocks.length) return "";
+  const x = obj(extra);
+  const file = x?.type === "image" && blocks.length === 1 ? obj(x.file) : undefined;
+  return blocks.map((b) => {
+    const src = obj(b!.source);
+    const type = str(src?.media_type) ?? str(file?.type);
+    const data = str(src?.data);
+    const bytes = typeof file?.originalSize === "number"
+      ? file.originalSize
+      : data
+      ? Math.floor(data.length * 3 / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0)
+      : undefined;
+    const said = [type, bytes === undefined ? undefined : fmtBytes(bytes)].filter(Boolean);
+    return said.length ? `(image: ${said.join(", ")})` : "(image)";
+  }).join("\n");
 }
 
 function fallbackText(extra: unknown): string {

@@ -350,7 +350,11 @@ Deno.test("tool results carry callId, isError and exit when the Bash result star
   assertEquals(res("toolu_demo_02").result, { callId: "toolu_demo_02", isError: true, exit: 1 });
   // A clean run (`toolUseResult` with `interrupted: false`, nothing backgrounded) is exit 0.
   assertEquals(res("toolu_demo_01").result, { callId: "toolu_demo_01", isError: false, exit: 0 });
-  assertEquals(res("toolu_demo_03").text, "1\t# Demo\n2\t\n3\thello world"); // reminder stripped
+  // The reminder stripped; the image beside the text said (trial 112 F7).
+  assertEquals(
+    res("toolu_demo_03").text,
+    "1\t# Demo\n2\t\n3\thello world\n(image: image/png, 8 B)",
+  );
   assertEquals(res("toolu_demo_08").text, "src/app.ts:3: // TODO"); // block-array content
 });
 
@@ -1065,6 +1069,53 @@ Deno.test("a summary heading a file is the title of the session after it, not of
     });
     assertEquals(again.sessions.filter((s) => s.title).map((s) => [s.id, s.title]), [
       [SID, "Charges finder"],
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+// Trial 112 F7 (Claude Code 2.1.88, a Read of `Screenshot … .jpg`): the result's content was a
+// base64 image alone, and `show` and the view printed a blank result.
+Deno.test("an image in a tool result is said with its type and size, the file's when the Read names it", async () => {
+  const file = `-work-t/${SID}.jsonl`;
+  const jpeg = "/9j/4AAQ".repeat(100); // 800 characters of base64: 600 bytes
+  const image = (data: string, media_type: string) => ({
+    type: "image",
+    source: { type: "base64", media_type, data },
+  });
+  const st = store({
+    [file]: [
+      rec("user", "u1", "what is on the screenshot?"),
+      rec("assistant", "a1", [{
+        type: "tool_use",
+        id: "r1",
+        name: "Read",
+        input: { file_path: "/work/t/shot.jpg" },
+      }]),
+      rec("user", "u2", [{
+        type: "tool_result",
+        tool_use_id: "r1",
+        content: [image(jpeg, "image/jpeg")],
+      }], {
+        toolUseResult: {
+          type: "image",
+          file: { base64: jpeg, type: "image/jpeg", originalSize: 240551 },
+        },
+      }),
+      rec("assistant", "a2", [{ type: "tool_use", id: "r2", name: "Screenshot", input: {} }]),
+      rec("user", "u3", [{
+        type: "tool_result",
+        tool_use_id: "r2",
+        content: [{ type: "text", text: "captured" }, image(jpeg, "image/png")],
+      }]),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, file)), st.env);
+    assertEquals(ofKind(sessions[0], "tool_result").map((e) => e.text), [
+      "(image: image/jpeg, 234.9 KiB)",
+      "captured\n(image: image/png, 600 B)",
     ]);
   } finally {
     st.cleanup();

@@ -433,7 +433,7 @@ Deno.test("view activity charts say the range they draw and the sessions before 
     const r = await get(srv, `/${"k".repeat(32)}/stats`);
     assertStringIncludes(
       r.body,
-      'Sessions per day <span class="sub">2025-10-27 to 2026-11-01; 1 earlier session not drawn</span>',
+      'Sessions active per day <span class="sub">2025-10-27 to 2026-11-01; 1 earlier session not drawn</span>',
     );
     assertStringIncludes(
       r.body,

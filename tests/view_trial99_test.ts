@@ -93,7 +93,10 @@ Deno.test("view charts run to today when no session is recent, and say when the 
     { id: "sess-b", at: Date.parse("2026-04-15T10:00:00Z"), events: [["user", "the last work"]] },
   ]);
   const r = await v.get("/stats");
-  assertStringIncludes(r, 'Sessions per day <span class="sub">2025-10-27 to 2026-11-01</span>');
+  assertStringIncludes(
+    r,
+    'Sessions active per day <span class="sub">2025-10-27 to 2026-11-01</span>',
+  );
   assertStringIncludes(r, 'week by week <span class="sub">2026-03-02 to 2026-11-01</span>');
   assertStringIncludes(r, "No session since 2026-04-15: the charts run to today, 2026-11-01.");
   // The weeks since are drawn, empty: the last tick is of this week, not April's.

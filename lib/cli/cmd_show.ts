@@ -24,15 +24,13 @@ import {
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
+import type { Outcome } from "../memory/outcome.ts";
 import {
-  BY_OUTPUT,
-  exitOf,
-  type Outcome,
-  outcomeOf,
-  runEnd,
-  runFacts,
-  statusOwner,
-} from "../memory/outcome.ts";
+  addResultStatuses,
+  commandStatuses,
+  type RunStatus,
+  statusWords,
+} from "../memory/run_status.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
@@ -145,20 +143,7 @@ export function showSession(
   const lean = opts.lean === true && s.harness !== "deja";
   const whole = lean ? null : Q.eventsOfSession.all(store, { session: s.id });
   const files = Q.filesOfSession.all(store, { session: s.id });
-  const commands = new Map<number, RunStatus>();
-  for (const c of Q.commandsInOrder.iterate(store, { session: s.id })) {
-    const facts = runFacts(c);
-    const owner = facts.exit === null ? null : statusOwner(facts.command, facts.exit);
-    const outcome = outcomeOf(facts);
-    const ended = runEnd(facts.output ?? facts.head);
-    commands.set(c.event_id, {
-      exit: facts.exit,
-      is_error: c.is_error,
-      outcome,
-      ...(owner ? { of: owner } : {}),
-      ...(ended ? { ended } : {}),
-    });
-  }
+  const commands = commandStatuses(Q.commandsInOrder.iterate(store, { session: s.id }));
   // The rows read are garbage now; a runtime that collects late holds them beside what the
   // next pass reads (a session of 150,000 commands: ~70 MB).
   collectGarbage();
@@ -166,7 +151,7 @@ export function showSession(
     whole ?? Q.eventMetaOfSession.iterate(store, { session: s.id }),
     new Set(files.map((f) => f.event_id)),
   );
-  outcomesOfResults(seen.calls, seen.results, commands);
+  addResultStatuses(seen.calls, seen.results, commands);
   collectGarbage();
   // Gone as `deja sources` counts it: deleted, or no file now (a folder made in its place).
   const exists = storeState(s.source) !== "gone";
@@ -290,73 +275,6 @@ function pagedEvents(store: Store, session: number): Iterable<EventRow> {
       }
     },
   };
-}
-
-/** What `show` says of a call or result: its exit, failed, or (`not_run`) that it never ran. */
-interface RunStatus {
-  exit: number | null;
-  is_error: number;
-  /** lib/memory/outcome.ts's judgement, as every other surface makes it. */
-  outcome: Outcome;
-  /** The store says the call never ran (core/model.ts `ToolResultInfo.notRun`). */
-  not_run?: boolean;
-  /** The status in words when a program last in a pipe returned it (`exit 0 of head`). */
-  of?: string;
-  /** How it ended when not by itself (lib/memory/outcome.ts `runEnd`: `timed out after 2m`). */
-  ended?: string;
-}
-
-/**
- * Adds to `out` the outcome of every tool result that records one (its
- * `events.data` `{exit, isError, notRun?}`), and of each call that ran no command but
- * has such a result: a failed `view` or `edit` shows failed like a failed
- * `bash`. A result saying the call never ran marks its call so even over a
- * command row (which says only `failed`). A successful result with no exit
- * adds nothing (nothing to say). The result of a command judged failed (its
- * output reports a failure, lib/memory/outcome.ts) says so like its call.
- */
-function outcomesOfResults(
-  calls: readonly Pick<EventRow, "id" | "call_id">[],
-  results: readonly Pick<EventRow, "id" | "call_id" | "data">[],
-  out: Map<number, RunStatus>,
-): void {
-  const ofCommand = new Map<string, RunStatus>();
-  for (const e of calls) {
-    const o = out.get(e.id);
-    if (o && !ofCommand.has(e.call_id!)) ofCommand.set(e.call_id!, o);
-  }
-  const byCall = new Map<string, RunStatus>();
-  for (const e of results) {
-    if (!e.data) continue;
-    let info: { exit?: number; isError?: boolean; notRun?: boolean };
-    try {
-      info = JSON.parse(e.data);
-    } catch {
-      continue;
-    }
-    // A command's result says what its call says (trial 12: a lone `grep` that matched nothing,
-    // `unknown` on its call, was `failed` on its result, judged from its exit alone).
-    const ran = e.call_id && info.notRun !== true ? ofCommand.get(e.call_id) : undefined;
-    if (ran) {
-      out.set(e.id, ran);
-      continue;
-    }
-    const exit = typeof info.exit === "number" ? info.exit : null;
-    const outcome = outcomeOf({ exit, isError: info.isError === true });
-    if (outcome === "unknown") continue;
-    const o: RunStatus = { exit, is_error: outcome === "failed" ? 1 : 0, outcome };
-    if (info.notRun === true) o.not_run = true;
-    out.set(e.id, o);
-    if (e.call_id && !byCall.has(e.call_id)) byCall.set(e.call_id, o);
-  }
-  for (const e of calls) {
-    const o = byCall.get(e.call_id!);
-    if (o && (!out.has(e.id) || o.not_run)) out.set(e.id, o);
-  }
-  for (const e of results) {
-    const o = e.call_id ? ofCommand.get(e.call_id) : undefined;
-    if (o?.outcome === "failed" && !out.has(e.id)) out.set(e.id, o);
-  }
 }
 
 /** Per event of a notes day `s`, its note's id, read from the notes file it came from. */
@@ -507,27 +425,9 @@ export function* showChunks(
       : e.kind;
     const cmd = d.commands.get(e.id);
     // A result repeats its call's status only when it failed (the call line says `exit 0`).
-    const status = cmd && (e.kind !== "tool_result" || cmd.outcome === "failed")
-      ? cmd.not_run ? c.yellow(" not run") : cmd.ended
-        ? runColor(cmd.outcome)(
-          ` ${cmd.ended}${
-            cmd.exit !== null && cmd.ended.startsWith("timed") ? ` (exit ${cmd.exit})` : ""
-          }`,
-        )
-        : cmd.of
-        ? runColor(cmd.outcome)(
-          cmd.outcome === "failed"
-            ? ` ${BY_OUTPUT} (${exitOf(cmd.exit, cmd.of)})`
-            : ` ${exitOf(cmd.exit, cmd.of)}`,
-        )
-        : cmd.exit !== null
-        // PowerShell's 0 beside an error it printed (lib/memory/outcome.ts): said as `ctx` says it.
-        ? cmd.exit === 0
-          ? cmd.outcome === "failed" ? c.red(` ${BY_OUTPUT} (exit 0)`) : c.green(" exit 0")
-          : c.red(` exit ${cmd.exit}`)
-        : cmd.outcome === "failed"
-        ? c.red(" failed")
-        : ""
+    const run = cmd && statusWords(cmd, e.kind);
+    const status = run
+      ? (run.tone === "not_run" ? c.yellow : runColor(run.tone))(` ${run.words}`)
       : "";
     const note = d.noteIds.get(e.id);
     const cut = isCut(e) ? c.yellow(" cut off") : "";

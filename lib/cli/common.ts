@@ -629,13 +629,7 @@ export function isoTime(ms: number | null | undefined): string | null {
   return ms ? new Date(ms).toISOString() : null;
 }
 
-/** A byte count for people: `512 B`, `3.4 KiB`, `1.2 MiB`, `2.05 GiB`. */
-export function fmtBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
-  return `${(n / (1 << 30)).toFixed(2)} GiB`;
-}
+export { fmtBytes } from "../../core/text.ts";
 
 /**
  * `text` as a message names it: in double quotes, unless it already starts

@@ -1,8 +1,11 @@
 /**
- * The activity page (`/stats`): what the index holds in figures, sessions per
- * day as a heat map, sessions per harness and per project week by week, the
- * commands that failed most (lib/memory/outcome.ts decides what failed), and
- * the secrets redacted by kind (lib/stats.ts). Sessions of throwaway projects
+ * The activity page (`/stats`): what the index holds in figures, sessions
+ * active per day as a heat map, sessions active per harness and per project
+ * week by week, the commands that failed most (lib/memory/outcome.ts decides
+ * what failed), and the secrets redacted by kind (lib/stats.ts). A session is
+ * charted on every day (and week) it has events, as `deja last` and the list's
+ * "last active" date it by its activity, not only on the day it started (a
+ * session without timed events on its own date). Sessions of throwaway projects
  * are left out of the sessions' charts and the failed commands alike, as
  * search leaves them out, unless the page is asked for them (`?junk=1`).
  * Undated sessions (a prompt history: only a shared file's time,
@@ -12,13 +15,14 @@
  * @module
  */
 import { isUndated } from "../session_time.ts";
-import { Q } from "../schema.ts";
+import { Q, QUARTER_HOUR_MS } from "../schema.ts";
 import { indexStats } from "../stats.ts";
 import { outcomeOf, runFacts } from "../memory/outcome.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { countsAsHidden, defaultHidden } from "../search/sessions.ts";
 import { htm, type Html } from "./html.ts";
 import { HUES, page, short, shortPath, type ViewCtx } from "./layout.ts";
+import { filedSubagents, filedText } from "./list.ts";
 import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from "./charts.ts";
 
 /**
@@ -42,29 +46,44 @@ interface Row {
   time: number | null;
 }
 
+/** A charted session and the days it was active (day keys, oldest first). */
+interface Active extends Row {
+  days: string[];
+}
+
 /** The activity page. */
 export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
-  const shown = Q.viewSessionTimes.all(ctx.store, {}).filter((r) => !hidden.has(r.id));
+  const all = Q.viewSessionTimes.all(ctx.store, {});
+  if (!all.length) {
+    // Nothing indexed: said as the other pages say it, not as empty charts (trial 112 F10).
+    return page(ctx, {
+      title: "Activity",
+      nav: "stats",
+      body: htm`<h1>Activity</h1><div class="empty">No sessions yet.</div>`,
+    });
+  }
+  const shown = all.filter((r) => !hidden.has(r.id));
   // An undated session is not charted (a prompt history's file time is only its newest
   // prompt's, lib/session_time.ts): counted and said under the cards.
   const timed = shown.filter((r) => r.time);
-  const rows = timed.filter((r) => !isUndated(r));
+  const rows = activeDays(ctx, timed.filter((r) => !isUndated(r)));
   const undated = timed.length - rows.length;
   const perDay = new Map<string, number>();
-  for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
-  const latest = Math.max(0, ...rows.map((r) => r.time!));
+  for (const r of rows) for (const d of r.days) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  const latest = rows.reduce((m, r) => r.days.at(-1)! > m ? r.days.at(-1)! : m, "");
   // Charts end today, with the days since the newest session empty: ending them there when
   // none was recent drew the last busy week as if it were this one (a user trial).
   const end = ctx.now;
   const span = lastWeeks(end, MAX_WEEKS);
-  const oldest = span.indexOf(weekKey(Math.min(end, ...rows.map((r) => r.time!))));
+  const first = rows.reduce((m, r) => r.days[0] < m ? r.days[0] : m, dayKey(end));
+  const oldest = span.indexOf(weekKey(dayStart(first)));
   const weeks = span.slice(Math.min(oldest < 0 ? 0 : oldest, MAX_WEEKS - WEEKS));
   // Each chart says the range it draws and how many sessions fall before it (trial 95 F4: an
   // unlabelled window that moved when the throwaway box was ticked, 21 sessions off the map).
   const heatWeeks = lastWeeks(end, HEAT_WEEKS);
   const range = (from: string) => {
-    const before = rows.filter((r) => dayKey(r.time!) < from).length;
+    const before = rows.filter((r) => r.days.at(-1)! < from).length;
     return htm` <span class="sub">${from} to ${dayKey(end)}${
       before ? `; ${before} earlier session${before === 1 ? "" : "s"} not drawn` : ""
     }</span>`;
@@ -75,8 +94,9 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   // 1.1k beside 45 of 51 sessions), and the sessions left out said.
   const events = st.events -
     Q.viewEventsOf.get(ctx.store, { hidden: JSON.stringify([...hidden]) })!.n;
-  const left = Q.viewSessionTimes.all(ctx.store, {}).filter((r) => countsAsHidden(hidden, r.id))
-    .length;
+  const left = all.filter((r) => countsAsHidden(hidden, r.id)).length;
+  // Counted with their parents, as the list shows them (trial 112 F4: `deja stats` said 60).
+  const filed = filedText(filedSubagents(ctx, new Set(timed.map((r) => r.id))));
   const cards = [
     [short(timed.length), "sessions"],
     [short(events), "events"],
@@ -92,11 +112,39 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
     `
   );
   // Said in words too: nothing charted for a while is no gap in the drawing.
-  const quiet = latest && dayKey(latest) < dayKey(ctx.now - QUIET_DAYS * 86_400_000)
-    ? htm`<p class="sub">No session since ${dayKey(latest)}: the charts run to today, ${
-      dayKey(end)
-    }.</p>`
+  const quiet = latest && latest < dayKey(ctx.now - QUIET_DAYS * 86_400_000)
+    ? htm`<p class="sub">No session since ${latest}: the charts run to today, ${dayKey(end)}.</p>`
     : "";
+  // Nothing to draw (every session left out or undated): said, not drawn as empty charts.
+  const charts = rows.length
+    ? htm`
+    <p class="sub">A session counts on every day and in every week it has events, not only when
+    it started.</p>
+    <h2>Sessions active per day${range(heatWeeks[0])}</h2>${heatMap(perDay, end, HEAT_WEEKS)}
+    <h2>Sessions active per harness, week by week${range(weeks[0])}</h2>${
+      stackedBars(
+        weeks,
+        byWeek(rows, weeks, (r) => r.harness, 9, (_k, i) => HUES[i]),
+        "sessions active per harness per week",
+        "active",
+      )
+    }
+    <h2>Sessions active per project, week by week${range(weeks[0])}</h2>${
+      stackedBars(
+        weeks,
+        byWeek(
+          rows,
+          weeks,
+          (r) => r.project ? shortPath(ctx, r.project) : "(none)",
+          6,
+          (_k, i) => HUES[i % HUES.length],
+        ),
+        "sessions active per project per week",
+        "active",
+      )
+    }
+  `
+    : htm`<div class="empty">No sessions to chart.</div>`;
   const body = htm`
     <h1>Activity</h1>
     <form class="filters" method="get"
@@ -119,28 +167,8 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
         undated === 1 ? "" : "s"
       } not charted (a prompt history: dated only by a file many sessions share).</p>`
       : ""
-  }${quiet}
-    <h2>Sessions per day${range(heatWeeks[0])}</h2>${heatMap(perDay, end, HEAT_WEEKS)}
-    <h2>Sessions per harness, week by week${range(weeks[0])}</h2>${
-    stackedBars(
-      weeks,
-      byWeek(rows, weeks, (r) => r.harness, 9, (_k, i) => HUES[i]),
-      "sessions per harness per week",
-    )
-  }
-    <h2>Sessions per project, week by week${range(weeks[0])}</h2>${
-    stackedBars(
-      weeks,
-      byWeek(
-        rows,
-        weeks,
-        (r) => r.project ? shortPath(ctx, r.project) : "(none)",
-        6,
-        (_k, i) => HUES[i % HUES.length],
-      ),
-      "sessions per project per week",
-    )
-  }
+  }${filed ? htm`<p class="sub">${filed}</p>` : ""}${quiet}
+${charts}
     <h2>Commands that failed most</h2>${failedCommands(ctx, hidden)}
     <h2>Secrets redacted, by kind</h2>${
     bars(
@@ -151,9 +179,38 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   return page(ctx, { title: "Activity", nav: "stats", body });
 }
 
-/** Sessions per week per key; the `top` keys with most sessions, the rest as "other". */
+/**
+ * The days each of `rows` had events ({@link Q.viewActiveQuarters}, as local days); a session
+ * with no timed event, the day of its own time.
+ */
+function activeDays(ctx: ViewCtx, rows: Row[]): Active[] {
+  const days = new Map<number, Set<string>>(rows.map((r) => [r.id, new Set<string>()]));
+  let q = NaN;
+  let day = "";
+  for (const r of Q.viewActiveQuarters.iterate(ctx.store, {})) {
+    const set = days.get(r.id);
+    if (!set) continue;
+    if (r.q !== q) [q, day] = [r.q, dayKey(r.q * QUARTER_HOUR_MS)];
+    set.add(day);
+  }
+  return rows.map((r) => {
+    const set = days.get(r.id)!;
+    return { ...r, days: set.size ? [...set].sort() : [dayKey(r.time!)] };
+  });
+}
+
+/** Midnight (local) of day key `day`. */
+function dayStart(day: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(y, m - 1, d).getTime();
+}
+
+/**
+ * Sessions active per week per key (each once in a week it has events in); the `top` keys
+ * with most, the rest as "other".
+ */
 function byWeek(
-  rows: Row[],
+  rows: Active[],
   weeks: string[],
   keyOf: (r: Row) => string,
   top: number,
@@ -162,12 +219,14 @@ function byWeek(
   const index = new Map(weeks.map((w, i) => [w, i]));
   const counts = new Map<string, number[]>();
   for (const r of rows) {
-    const i = index.get(weekKey(r.time!));
-    if (i === undefined) continue;
     const k = keyOf(r);
-    const v = counts.get(k) ?? new Array(weeks.length).fill(0);
-    v[i]++;
-    counts.set(k, v);
+    const at = new Set(r.days.map((d) => index.get(weekKey(dayStart(d)))));
+    for (const i of at) {
+      if (i === undefined) continue;
+      const v = counts.get(k) ?? new Array(weeks.length).fill(0);
+      v[i]++;
+      counts.set(k, v);
+    }
   }
   const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
   const sorted = [...counts].sort((a, b) => sum(b[1]) - sum(a[1]));

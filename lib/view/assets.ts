@@ -62,7 +62,7 @@ pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 pre{background:var(--code);padding:8px 10px;border-radius:6px;overflow:auto;margin:6px 0;max-height:480px;
 white-space:pre-wrap;overflow-wrap:anywhere}
 pre.cmd{font-weight:600}details>summary{cursor:pointer;color:var(--mut);font-size:13px}
-.st-ok{color:var(--ok)}.st-failed{color:var(--bad)}.st-unknown{color:var(--unk)}
+.st-ok{color:var(--ok)}.st-failed{color:var(--bad)}.st-unknown,.st-not_run{color:var(--unk)}
 .st{font-weight:600;font-size:12px}
 .diff{padding:0;overflow:auto}.diff div{padding:0 10px;white-space:pre-wrap;overflow-wrap:anywhere}
 .diff .a{background:var(--add)}.diff .d{background:var(--del)}.diff .c{color:var(--mut)}

@@ -1,6 +1,6 @@
 /**
  * Charts drawn as inline SVG on the server (no chart library, no CDN): a
- * calendar heat map of sessions per day, and stacked bars per week. Labels go
+ * calendar heat map of sessions active per day, and stacked bars per week. Labels go
  * through {@link htm}, so a project name cannot inject markup.
  *
  * @module
@@ -25,7 +25,8 @@ function midnight(ms: number): number {
 
 /**
  * A heat map of the last `weeks` weeks ending today: one square per day,
- * darker for more sessions, a column per week, Monday on top.
+ * darker for more sessions (`perDay`: the sessions active that day), a column
+ * per week, Monday on top.
  */
 export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): Html {
   const cell = 13;
@@ -38,6 +39,7 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
   const rects: Html[] = [];
   const months: Html[] = [];
   let lastMonth = -1;
+  const width = left + weeks * cell + 4;
   for (let w = 0; w < weeks; w++) {
     for (let d = 0; d < 7; d++) {
       // Step by calendar days (a DST change makes some days 23 or 25 hours).
@@ -47,8 +49,12 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
       if (t > today) continue;
       if (d === 0 && date.getMonth() !== lastMonth) {
         lastMonth = date.getMonth();
+        // A month that starts in the last weeks ends at the right edge, not past it (trial
+        // 112 F10: "Dec" was cut to "De").
+        const x = left + w * cell;
+        const edge = x + MONTH_LABEL_PX > width;
         months.push(
-          htm`<text x="${left + w * cell}" y="12">${
+          htm`<text x="${edge ? width - 1 : x}" y="12"${edge ? htm` text-anchor="end"` : ""}>${
             date.toLocaleString("en", { month: "short" })
           }</text>`,
         );
@@ -65,7 +71,7 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
             fill="${level ? "#4c6ef5" : "#8881"}" fill-opacity="${
           level ? [0, 0.3, 0.5, 0.75, 1][level] : 1
         }">
-            <title>${key}: ${n} ${n === 1 ? "session" : "sessions"}</title>
+            <title>${key}: ${n} ${n === 1 ? "session" : "sessions"} active</title>
           </rect>
         `,
       );
@@ -74,13 +80,15 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
   const labels = ["Mon", "", "Wed", "", "Fri", "", ""].map((l, i) =>
     l ? htm`<text x="0" y="${top + i * cell + 9}">${l}</text>` : ""
   );
-  const width = left + weeks * cell + 4;
   const height = top + 7 * cell + 4;
   return htm`
     <svg class="chart heat" viewBox="0 0 ${width} ${height}" role="img"
       aria-label="sessions per day">${months}${labels}${rects}</svg>
   `;
 }
+
+/** The width a month's short name ("Sep") takes on the heat map at the charts' 11px, at most. */
+const MONTH_LABEL_PX = 24;
 
 /** One stacked series: its name, its colour and a value per bucket. */
 export interface Series {
@@ -91,9 +99,15 @@ export interface Series {
 
 /**
  * Stacked bars, one per bucket (`labels`: day keys are shown as `MM-DD`, their year where it
- * changes), a legend of the series below.
+ * changes), a legend of the series below; `unit`, what a bar's count counts, said in its
+ * tooltip after the number (`3 active`).
  */
-export function stackedBars(labels: string[], series: Series[], title: string): Html {
+export function stackedBars(
+  labels: string[],
+  series: Series[],
+  title: string,
+  unit = "",
+): Html {
   const w = 860;
   const h = 200;
   const left = 34;
@@ -119,7 +133,7 @@ export function stackedBars(labels: string[], series: Series[], title: string): 
             slot - 2,
           ).toFixed(1)
         }" height="${bh.toFixed(1)}" fill="${s.color}">
-            <title>${label} · ${s.name}: ${v}</title>
+            <title>${label} · ${s.name}: ${v}${unit ? ` ${unit}` : ""}</title>
           </rect>
         `,
       );

@@ -33,7 +33,7 @@ export type NavItem = "sessions" | "search" | "projects" | "stats" | "";
 
 /** A whole page: the shell around `body`. */
 export function page(
-  ctx: ViewCtx,
+  ctx: Pick<ViewCtx, "base" | "static" | "now">,
   o: { title: string; nav: NavItem; body: Part; query?: string },
 ): string {
   const b = ctx.base;

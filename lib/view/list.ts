@@ -132,6 +132,8 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         : ""
     }.${withoutFilters(ctx, f)}</div>`;
   }
+  // Subagents are nested in their parents' pages, not rows (nor counts) of their own: said.
+  const filed = filedText(filedSubagents(ctx, new Set(res.sessions.map((s) => s.id))));
   const rows = res.sessions.map((s) =>
     htm`
       <tr>
@@ -169,7 +171,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
     res.hidden
       ? htm`<p class="sub">${res.hidden} sessions of throwaway or excluded projects not shown.</p>`
       : ""
-  }${
+  }${filed ? htm`<p class="sub">${filed}</p>` : ""}${
     res.undated
       ? htm`<p class="sub">${
         plural(res.undated, "undated session")
@@ -200,6 +202,33 @@ function withoutFilters(ctx: ViewCtx, f: ListFilters): Html | "" {
   return htm`<p class="filtered">Without ${them}: ${
     plural(n, "session")
   }. <a class="drop" href="${ctx.base}/${f.junk ? "?junk=1" : ""}">Clear the filters</a></p>`;
+}
+
+/**
+ * How many subagents are filed under the sessions `shown` (row ids of top-level sessions),
+ * at any depth: the view lists and counts them with their parents, where `deja stats` and
+ * `deja sources` count each as a session (trial 112 F4: 58 sessions beside `stats`' 60, unsaid).
+ */
+export function filedSubagents(ctx: ViewCtx, shown: ReadonlySet<number>): number {
+  const parentOf = new Map(
+    Q.viewFiledSubagents.all(ctx.store, {}).map((r) => [r.id, r.parent_id]),
+  );
+  let n = 0;
+  for (const id of parentOf.keys()) {
+    let top = id;
+    // A chain is short; a loop of parents (a damaged store) ends at the guard.
+    for (let i = 0; i < 64 && parentOf.has(top); i++) top = parentOf.get(top)!;
+    if (shown.has(top)) n++;
+  }
+  return n;
+}
+
+/** The words for {@link filedSubagents}' count `n` ("" for none), as a sentence. */
+export function filedText(n: number): string {
+  if (!n) return "";
+  return n === 1
+    ? "1 subagent filed under its parent session is not counted as a session here ('deja stats' counts it)."
+    : `${n} subagents filed under their parent sessions are not counted as sessions here ('deja stats' counts them).`;
 }
 
 /** The list page (`/`). */

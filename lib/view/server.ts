@@ -12,19 +12,25 @@
  *   script and stylesheet, so transcript text that slipped past escaping
  *   still could not run.
  * Pages read the index read-only, freshened first the way the CLI freshens it
- * (lib/fresh/freshen.ts, at most once per {@link FRESHEN_EVERY_MS}).
+ * (lib/fresh/freshen.ts, at most once per {@link FRESHEN_EVERY_MS}). What goes
+ * wrong past the key (no index yet, a damaged one, a session not there) is a
+ * page of the app with the CLI's message and hint ({@link errorPage}).
  *
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { existsSync } from "node:fs";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, Store } from "../store.ts";
+import { asIndexError, indexPath, Store } from "../store.ts";
+import { runningBackground } from "../fresh/background.ts";
+import { DejaError } from "../../core/errors.ts";
+import { resolveSession } from "../sessions.ts";
+import { htm } from "./html.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { CSS, JS } from "./assets.ts";
-import { esc } from "./html.ts";
-import type { ViewCtx } from "./layout.ts";
+import { page, type ViewCtx } from "./layout.ts";
 import { filtersOf, listPage } from "./list.ts";
 import { searchPage, searchResults } from "./search.ts";
 import { sessionPage } from "./session.ts";
@@ -105,9 +111,18 @@ export async function startView(o: ViewOptions): Promise<ViewServer> {
     await freshen(o.env, o.parsers);
   };
   const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (req, res) => {
-    answer(req, { token, port, env: o.env, now: now(), freshen: freshenMaybe, cwd: o.cwd })
+    const at = now();
+    answer(req, { token, port, env: o.env, now: at, freshen: freshenMaybe, cwd: o.cwd })
       .then((r) => send(res, r, req.method === "HEAD"))
-      .catch((e) => send(res, fail(500, `deja view: ${(e as Error)?.message ?? e}`), false));
+      .catch((e) =>
+        send(
+          res,
+          errorPage({ base: `/${token}`, now: at }, 500, {
+            message: `deja view: ${(e as Error)?.message ?? e}`,
+          }),
+          false,
+        )
+      );
   });
   server.on("clientError", refuseRaw);
   await new Promise<void>((resolve, reject) => {
@@ -159,8 +174,41 @@ function refuseRaw(err: Error & { code?: string }, socket: Duplex): void {
   );
 }
 
+/** A plain-text answer: to a request without this run's key, which is shown no page of it. */
 function fail(status: number, message: string): Reply {
   return { status, type: "text/plain; charset=utf-8", body: message + "\n" };
+}
+
+/** What went wrong, as the CLI says it: a message and, when the fix is known, a hint. */
+interface Trouble {
+  message: string;
+  hint?: string;
+}
+
+/**
+ * An error as a page of the app (header, navigation, a way back) with the CLI's message and
+ * hint (trial 112 F5: bare one-line text, and a damaged index's answer lacked the
+ * `deja index --rebuild` hint the CLI gives).
+ */
+function errorPage(
+  ctx: Pick<ViewCtx, "base" | "now">,
+  status: number,
+  t: Trouble,
+  o: { title?: string; reload?: boolean } = {},
+): Reply {
+  const body = htm`<h1>${o.title ?? "Not shown"}</h1>
+<div class="empty"><p>${t.message}</p>${t.hint ? htm`<p class="sub">hint: ${t.hint}</p>` : ""}${
+    o.reload
+      ? htm`<p class="sub">Reload this page once it is done.</p>`
+      : htm`<p><a class="drop" href="${ctx.base}/">Back to the sessions</a></p>`
+  }</div>`;
+  return { status, type: HTML, body: page(ctx, { title: o.title ?? "Not shown", nav: "", body }) };
+}
+
+/** An error a page's read of the index met, as {@link Trouble}; anything else unchanged. */
+function troubleOf(e: unknown, path: string): Trouble | undefined {
+  const x = asIndexError(e, path);
+  return x instanceof DejaError ? { message: x.message, hint: x.hint } : undefined;
 }
 
 interface Served {
@@ -199,23 +247,39 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
   const route = "/" + rest.join("/");
   if (route === "/app.css") return { status: 200, type: "text/css; charset=utf-8", body: CSS };
   if (route === "/app.js") return { status: 200, type: "text/javascript; charset=utf-8", body: JS };
-  if (!PAGES.has(route)) return fail(404, "not found");
+  const shell = { base: `/${s.token}`, now: s.now };
+  if (!PAGES.has(route)) {
+    return errorPage(shell, 404, { message: `deja view has no page ${route}` });
+  }
   await s.freshen();
+  const path = indexPath(s.env);
   let store: Store;
   try {
-    store = Store.open(indexPath(s.env), { readOnly: true });
+    store = Store.open(path, { readOnly: true });
   } catch (e) {
-    return {
-      status: 503,
-      type: HTML,
-      body: `<!doctype html><meta charset="utf-8"><title>deja</title><p>${
-        esc((e as Error).message)
-      }</p><p>Run <code>deja index</code>, then reload.</p>`,
-    };
+    const t = troubleOf(e, path);
+    if (!t) throw e;
+    // The first index being built in the background (started by the freshen above, or by a
+    // command): said, not "run deja index" (trial 112 F5).
+    const there = existsSync(path);
+    return !there && runningBackground(s.env, s.now)
+      ? errorPage(shell, 503, {
+        message: "No index yet: deja is building it in the background now (first run).",
+      }, { title: "Building the index", reload: true })
+      : errorPage(shell, 503, t, {
+        title: there ? "The index cannot be read" : "No index yet",
+        reload: !there,
+      });
   }
   try {
-    const ctx: ViewCtx = { base: `/${s.token}`, store, env: s.env, now: s.now, cwd: s.cwd };
+    const ctx: ViewCtx = { ...shell, store, env: s.env, cwd: s.cwd };
     return await route_(ctx, route, url.searchParams);
+  } catch (e) {
+    // A damaged index (SQLite says malformed as a page reads it) is said as the CLI says it,
+    // with the hint to rebuild it.
+    const t = troubleOf(e, path);
+    if (!t) throw e;
+    return errorPage(shell, 500, t, { title: "The index cannot be read" });
   } finally {
     store.close();
   }
@@ -251,17 +315,38 @@ async function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Promise<
         q.get("id") ?? "",
         Number.isSafeInteger(at) && at > 0 ? at : 0,
       );
-      return body ? ok(body) : fail(404, "no such session in the index");
+      return body ? ok(body) : errorPage(ctx, 404, missingSession(ctx, q), {
+        title: "No such session",
+      });
     }
     case "/projects":
       return ok(projectsPage(ctx, junk));
     case "/project": {
       const body = projectPage(ctx, q.get("p") ?? "");
-      return body ? ok(body) : fail(404, "no such project in the index");
+      return body ? ok(body) : errorPage(ctx, 404, {
+        message: `no session of project '${q.get("p") ?? ""}' is in the index`,
+        hint: "the Projects page lists those it holds",
+      }, { title: "No such project" });
     }
     case "/blame":
       return ok(blamePage(ctx, q.get("path") ?? "", q.get("p") ?? ""));
     default:
       return ok(activityPage(ctx, junk));
   }
+}
+
+/**
+ * Why `/session?h=<harness>&id=<id>` names no session, as `deja show <harness>:<id>` says it
+ * (lib/sessions.ts: its message and hint).
+ */
+function missingSession(ctx: ViewCtx, q: URLSearchParams): Trouble {
+  const [harness, id] = [q.get("h") ?? "", (q.get("id") ?? "").trim()];
+  if (!id) return { message: "the address names no session", hint: "open one from the list" };
+  try {
+    resolveSession(ctx.store, harness ? `${harness}:${id}` : id);
+  } catch (e) {
+    if (e instanceof DejaError) return { message: e.message, hint: e.hint };
+    throw e;
+  }
+  return { message: `no ${harness} session '${id}' is in the index` };
 }

@@ -15,8 +15,16 @@ import { resumePlan } from "../resume.ts";
 import { DejaError } from "../../core/errors.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
+import {
+  addResultStatuses,
+  commandStatuses,
+  type RunStatus,
+  type StatusTone,
+  statusWords,
+} from "../memory/run_status.ts";
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
+import { cutsIn } from "../../core/text.ts";
 import { eventAnchor } from "./list.ts";
 import {
   badge,
@@ -202,9 +210,16 @@ function transcript(
   const events = Q.eventsBetweenSeqs.all(st, { session: s.id, from: range.from - 1, to: range.to });
   const ids = new Set(events.map((e) => e.id));
   const commands = new Map<number, CommandFacts>();
-  for (const c of Q.commandsInOrder.iterate(st, { session: s.id })) {
-    if (ids.has(c.event_id)) commands.set(c.event_id, { ...runFacts(c), command: c.command });
-  }
+  const ran = Q.commandsInOrder.all(st, { session: s.id }).filter((c) => ids.has(c.event_id));
+  for (const c of ran) commands.set(c.event_id, { ...runFacts(c), command: c.command });
+  // What `deja show` says of each call and result, by its rule (lib/memory/run_status.ts; trial
+  // 112 F1: only shell commands were marked, a Read whose result was an error looked fine).
+  const statuses = commandStatuses(ran);
+  addResultStatuses(
+    events.filter((e) => e.kind === "tool_call" && e.call_id),
+    events.filter((e) => e.kind === "tool_result" && (e.call_id || e.data)),
+    statuses,
+  );
   const touches = new Map<number, Touch[]>();
   for (const f of Q.filesInOrder.iterate(st, { session: s.id })) {
     if (!ids.has(f.event_id)) continue;
@@ -249,9 +264,10 @@ function transcript(
     if (e.kind === "tool_result" && e.call_id && calls.has(e.call_id)) continue; // shown with its call
     out.push(eventBlock(e, anchor(e.seq), {
       command: commands.get(e.id),
+      status: statuses.get(e.id),
       touches: touches.get(e.id) ?? [],
       results: (e.call_id && e.kind === "tool_call" ? results.get(e.call_id) : undefined)
-        ?.map((r) => ({ event: r, anchor: anchor(r.seq) })) ?? [],
+        ?.map((r) => ({ event: r, anchor: anchor(r.seq), status: statuses.get(r.id) })) ?? [],
     }));
   }
   const lastPage = !Q.eventsBetweenSeqs.get(st, { session: s.id, from: range.to - 1, to: END });
@@ -283,9 +299,11 @@ function subagent(ctx: ViewCtx, c: SessionRow, rootId: string, depth: number): H
 
 interface Extras {
   command?: CommandFacts;
+  /** What `deja show` says of the event (lib/memory/run_status.ts), when it says something. */
+  status?: RunStatus;
   touches: Touch[];
-  /** The call's results, drawn inside its card, each with its anchor. */
-  results: Array<{ event: EventRow; anchor: string }>;
+  /** The call's results, drawn inside its card, each with its anchor and status. */
+  results: Array<{ event: EventRow; anchor: string; status?: RunStatus }>;
 }
 
 const LABEL: Record<string, string> = {
@@ -315,23 +333,28 @@ function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
   }
   if (e.kind === "tool_result") {
     return htm`<div class="ev tool" id="${anchor}">${head(htm`<b>result</b> ${e.tool ?? ""}`)}${
-      output(e.text)
+      output(e.text, { status: x.status })
     }</div>`;
   }
   return htm`<div class="ev tool" id="${anchor}">${head(htm`<b>${e.tool ?? "tool"}</b>`)}${
     callBody(e, x)
-  }${x.results.map((r) => output(r.event.text, r.event.seq, r.anchor))}</div>`;
+  }${
+    x.results.map((r) =>
+      output(r.event.text, { seq: r.event.seq, anchor: r.anchor, status: r.status })
+    )
+  }</div>`;
 }
 
 function callBody(e: EventRow, x: Extras): Html {
   const parts: Part[] = [];
   if (x.command) {
     const facts = x.command;
-    const outcome = outcomeOf(facts);
+    // A call the store says never ran is said so, as `deja show` says it.
+    const outcome = x.status?.not_run ? "not_run" : outcomeOf(facts);
     parts.push(
-      htm`<pre class="cmd">$ ${x.command.command}</pre><span class="st st-${outcome}">${
-        outcome === "ok" ? "✓ " : outcome === "failed" ? "✗ " : "? "
-      }${outcomeLabel(facts)}</span>`,
+      htm`<pre class="cmd">$ ${x.command.command}</pre>${
+        mark(outcome, x.status?.not_run ? "not run" : outcomeLabel(facts))
+      }`,
     );
   }
   for (const t of x.touches) {
@@ -350,7 +373,16 @@ function callBody(e: EventRow, x: Extras): Html {
     const args = pretty(e.data) ?? e.text;
     parts.push(folded(args, "pre"));
   }
+  // Any other tool's call: failed (or never run) when its result says so.
+  const said = !x.command && x.status ? statusWords(x.status, e.kind) : null;
+  if (said) parts.push(mark(said.tone, said.words));
   return htm`${parts}`;
+}
+
+/** A run's status as the view marks it: `✓ exit 0`, `✗ failed`, `? exit unknown`, `not run`. */
+function mark(tone: StatusTone, words: string): Html {
+  const sign = tone === "ok" ? "✓ " : tone === "failed" ? "✗ " : tone === "unknown" ? "? " : "";
+  return htm`<span class="st st-${tone}">${sign}${words}</span>`;
 }
 
 function pretty(data: string | null): string | null {
@@ -371,18 +403,33 @@ function diff(before: string, after: string): Html {
   return htm`<pre class="diff">${rows}</pre>`;
 }
 
-/** A tool's output, folded when long; `anchor`: its id, a result drawn inside its call's card. */
-function output(text: string, seq?: number, anchor?: string): Html {
-  // Empty, it still holds the anchor a link may name.
-  if (!text.trim()) return anchor ? htm`<span id="${anchor}"></span>` : htm``;
+/**
+ * A tool's output, folded when long; `anchor`: its id, a result drawn inside its call's card;
+ * `status`: its run's, marked when `deja show` says it (a failed result).
+ */
+function output(
+  text: string,
+  o: { seq?: number; anchor?: string; status?: RunStatus } = {},
+): Html {
+  const said = o.status ? statusWords(o.status, "tool_result") : null;
+  const st = said ? htm` · ${mark(said.tone, said.words)}` : "";
+  // Empty, it still holds the anchor a link may name (and says it failed, when it did).
+  if (!text.trim()) {
+    return o.anchor
+      ? htm`<span id="${o.anchor}">${said ? htm`${mark(said.tone, said.words)}` : ""}</span>`
+      : said
+      ? mark(said.tone, said.words)
+      : htm``;
+  }
   const lines = text.split("\n").length;
-  const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${
-    seq === undefined ? "" : ` · #${seq}`
+  const cut = cutNote(text);
+  const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${cut ? ` ${cut}` : ""}${
+    o.seq === undefined ? "" : ` · #${o.seq}`
   }`;
   const long = lines > 12 || text.length > 1200;
   const open = long ? "" : htm` open`;
-  const id = anchor ? htm` class="out" id="${anchor}"` : "";
-  return htm`<details${id}${open}><summary>${label}</summary><pre>${text}</pre></details>`;
+  const id = o.anchor ? htm` class="out" id="${o.anchor}"` : "";
+  return htm`<details${id}${open}><summary>${label}${st}</summary><pre>${text}</pre></details>`;
 }
 
 /** Text shown whole when short, else its head with the rest behind a fold. */
@@ -395,9 +442,24 @@ function folded(text: string, kind: "txt" | "pre"): Html {
   const body = (t: string) => kind === "pre" ? htm`<pre>${t}</pre>` : htm`<p class="txt">${t}</p>`;
   if (!rest) return body(text);
   const more = rest.split("\n").length;
-  return htm`${body(head)}<details><summary>${more} more ${
-    more === 1 ? "line" : "lines"
+  const cut = cutNote(text);
+  return htm`${body(head)}<details><summary>${more} more ${more === 1 ? "line" : "lines"}${
+    cut ? ` ${cut}` : ""
   }</summary>${body(rest)}</details>`;
+}
+
+/**
+ * What the index cut from `text` (its `… [N characters cut] …` markers, core/text.ts), said
+ * where a fold names its size: `(the index kept 16,376 of 3,390,003 characters)`;
+ * "" when nothing was cut (trial 112 F6: a 30,001-line output read "output · 148 lines", the
+ * lines kept, as if that were all).
+ */
+function cutNote(text: string): string {
+  const { chars, marks } = cutsIn(text);
+  if (!chars) return "";
+  const n = (x: number) => x.toLocaleString("en");
+  const kept = text.length - marks;
+  return `(the index kept ${n(kept)} of ${n(kept + chars)} characters)`;
 }
 
 /** The sessions an id prefix several of them share names: each with its link. */
