@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { heldForgotten, tombstonesApplied } from "../forget/reapply.ts";
 import { basename, dirname } from "node:path";
 import { accessSync, constants, existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
@@ -133,6 +134,12 @@ export interface IndexStatus {
   readOnlyPart?: "file" | "folder";
   /** A `deja index` holds the index now (its pid). */
   building?: number;
+  /**
+   * Forgotten sessions the index holds again: it lost the writes that removed them (its `-wal`
+   * removed, an older copy put back; trial 111 F3, doctor said "fresh"). The next search or
+   * `deja index` removes them (lib/forget/reapply.ts). 0 when none.
+   */
+  forgottenHeld: number;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -579,6 +586,7 @@ export function indexStatus(env: Env): IndexStatus {
     fresh: false,
     harnessErrors: [],
     damage: [],
+    forgottenHeld: 0,
   };
   // Said with or without an index: none can be built or brought up to date there (trial 31).
   if (existsSync(dirname(path)) && !indexWritable(path)) {
@@ -613,8 +621,10 @@ export function indexStatus(env: Env): IndexStatus {
     out.setAside = setAsideIndexes(path);
     out.failed = stale.failed;
     out.lookAgain = stale.discover.length;
+    // Looked up only when the index's record of the tombstones differs from the file.
+    out.forgottenHeld = tombstonesApplied(store) ? 0 : heldForgotten(store).length;
     out.fresh = out.changed === 0 && out.lookAgain === 0 && out.failed === 0 &&
-      out.lastIndex !== null;
+      out.lastIndex !== null && out.forgottenHeld === 0;
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
