@@ -43,6 +43,7 @@ import {
   clearDamage,
   IndexDamaged,
   indexPath,
+  isDiskFull,
   moveIndexAside,
   readOnlyIndexError,
   readOnlyWhy,
@@ -330,8 +331,9 @@ async function onePass(
   try {
     store = Store.open(path, { create: true });
   } catch (e) {
-    // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file.
-    if (!aside || !existsSync(path)) throw e;
+    // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file;
+    // never from one on a full disk, which is sound (trial 111 F4: each rebuild set it aside).
+    if (!aside || !existsSync(path) || isDiskFull(e, path)) throw e;
     aside();
     store = Store.open(path, { create: true });
   }

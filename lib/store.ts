@@ -20,6 +20,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statfsSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -117,11 +118,78 @@ export function asIndexError(e: unknown, path: string): unknown {
 }
 
 /**
+ * How much room the disk holding a folder has left: what {@link isDiskFull} asks when an I/O
+ * error comes. An object, so that tests can say a disk is full without filling one.
+ */
+export const diskSpace = {
+  /** Bytes this user may still write on the disk holding `dir` (statfs), or null when unknown. */
+  free(dir: string): number | null {
+    try {
+      const s = statfsSync(dir);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** Fewer free bytes than this make an I/O error a full disk ({@link isDiskFull}). */
+const FULL_BELOW = 1 << 20;
+
+/**
+ * Whether `e`, met on the index at `path`, says the disk it is on is full: SQLITE_FULL (13),
+ * ENOSPC, or an I/O error (SQLITE_IOERR, 10, "disk I/O error": what SQLite says when it cannot
+ * grow the index's `-shm` on a full disk) while that disk has less than 1 MB left (trial 111
+ * F4: a full disk was called an index to rebuild, and the rebuild set the sound index aside).
+ */
+export function isDiskFull(e: unknown, path: string): boolean {
+  if (e instanceof IndexDiskFull) return true;
+  if (e instanceof DejaError) return false;
+  const x = e as { errcode?: unknown; code?: unknown; message?: unknown; errstr?: unknown } | null;
+  const code = typeof x?.errcode === "number" ? x.errcode & 0xff : undefined;
+  const text = `${x?.errstr ?? ""} ${x?.message ?? ""}`;
+  if (code === 13 || x?.code === "ENOSPC" || /database or disk is full|no space left/i.test(text)) {
+    return true;
+  }
+  if (code !== 10 && !/disk I\/O error/i.test(text)) return false;
+  const free = diskSpace.free(dirname(path));
+  return free !== null && free < FULL_BELOW;
+}
+
+/**
+ * The disk the index is on is full: never damage, never a reason to set the index aside
+ * (`deja index --rebuild` stops on it too). The hint says what to free.
+ */
+export class IndexDiskFull extends DejaError {
+  constructor(readonly path: string, what: string, reason: string) {
+    const free = diskSpace.free(dirname(path));
+    super(
+      `${what}: the disk the index is on is full (${reason}${
+        free === null
+          ? ""
+          : `; ${free < 1024 ? `${free} bytes` : `${Math.floor(free / 1024)} kB`} free`
+      })`,
+      `free space on the disk holding ${dirname(path)} (or point DEJA_HOME at another disk), ` +
+        "then run the command again: the index is not damaged, and what it holds is kept",
+      2,
+    );
+  }
+}
+
+/** `e` as an {@link IndexDiskFull} (`what` failed) when {@link isDiskFull} says so, else `e`. */
+export function asDiskFull(e: unknown, path: string, what: string): unknown {
+  if (e instanceof DejaError || !isDiskFull(e, path)) return e;
+  const reason = String((e as Error)?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 80);
+  return new IndexDiskFull(path, what, reason);
+}
+
+/**
  * `e` as a {@link DejaError} when it is any other error SQLite raised (a limit
  * reached, a query it refused): one line naming the command, with a hint,
- * never a stack trace. Anything else is returned unchanged.
+ * never a stack trace. Anything else is returned unchanged. With `index` (the index's path), an
+ * I/O error while its disk has no room left is said as the full disk it is ({@link isDiskFull}).
  */
-export function asSqliteError(e: unknown, command: string): unknown {
+export function asSqliteError(e: unknown, command: string, index?: string): unknown {
   if (e instanceof DejaError) return e;
   const x = e as { errcode?: unknown; code?: unknown; message?: unknown } | null;
   if (typeof x?.errcode !== "number" && x?.code !== "ERR_SQLITE_ERROR") return e;
@@ -130,7 +198,9 @@ export function asSqliteError(e: unknown, command: string): unknown {
   const input = /too (?:complex|large|big|many|long)|too deep/i.test(reason);
   // The disk the index is on is full (SQLITE_FULL, 13): nothing to do with the words typed
   // (trial 29: "try fewer or shorter words" for a full disk).
-  const full = x?.errcode === 13 || /database or disk is full/i.test(reason);
+  // An I/O error while the index's disk has no room left is the same (trial 111 F4).
+  const full = x?.errcode === 13 || /database or disk is full/i.test(reason) ||
+    (index !== undefined && isDiskFull(e, index));
   if (full) {
     return new DejaError(
       `${command} stopped: the disk the index is on is full (${reason})`,
@@ -173,6 +243,8 @@ export function asSqliteError(e: unknown, command: string): unknown {
  * page once, so it costs about as much as reading the file: run it when a
  * rebuild is asked for, not on every query). Returns null when it is sound,
  * else the first problem found.
+ *
+ * @throws {IndexDiskFull} when the check failed because the disk is full: no damage found.
  */
 export function checkIndex(path: string): string | null {
   let db: DatabaseSync | undefined;
@@ -193,6 +265,8 @@ export function checkIndex(path: string): string | null {
     }
     return quickCheck(db);
   } catch (e) {
+    // A full disk is no damage (trial 111 F4: a rebuild set the sound index aside for it).
+    if (isDiskFull(e, path)) throw asDiskFull(e, path, `cannot check the index ${path}`);
     return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
   } finally {
     try {
@@ -340,6 +414,10 @@ export class Store {
           throw readOnlyDirError(path, f);
         }
       } else {
+        // A full disk is no damage: said as such, with what to free, never a rebuild (trial 111 F4).
+        if (!memory && isDiskFull(e, path)) {
+          throw asDiskFull(e, path, `cannot open the index ${path}`);
+        }
         const stuck = refusedWrite(e) ? stuckBeside(path) : undefined;
         throw new DejaError(
           `cannot open the index ${path}: ${(e as Error).message}`,
@@ -365,6 +443,9 @@ export class Store {
         .user_version;
     } catch (e) {
       if (isCorruption(e)) throw asIndexError(e, this.path);
+      if (isDiskFull(e, this.path)) {
+        throw asDiskFull(e, this.path, `cannot read the index ${this.path}`);
+      }
       throw new DejaError(
         `the index ${this.path} is unreadable: ${(e as Error).message}`,
         "run 'deja index --rebuild' to start a new one",

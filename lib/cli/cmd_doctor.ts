@@ -142,7 +142,9 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     ...(!launcher.exists && targets.some((t) => t.state === "stale_path")
       ? ["launcher (missing)"]
       : []),
-    ...(index.exists && index.error ? ["index (unreadable)"] : []),
+    ...(index.exists && index.error
+      ? [index.diskFull ? "index (its disk is full)" : "index (unreadable)"]
+      : []),
     ...(index.forgottenHeld ? ["index (holds forgotten sessions again)"] : []),
     ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
@@ -318,7 +320,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         )
       }`
     : index.error
-    ? c.red(`unreadable: ${index.error}`)
+    ? c.red(`${index.diskFull ? "disk full" : "unreadable"}: ${index.error}`)
     // A first build under way: what it read so far, not "0 changed" of a partial count (trial 31).
     : index.building && index.lastIndex === null
     ? `${c.yellow("being built")}  ${plural(index.sources, "store")} read so far${

@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import {
+  IndexDiskFull,
   indexPath,
   indexWritable,
   isCorruption,
@@ -283,6 +284,9 @@ export async function freshen(
       if (isCorruption(e)) {
         return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
       }
+      // Nor is a full disk: said as such now (trial 111 F4: "catching up", and a background run
+      // started that could not write either).
+      if (e instanceof IndexDiskFull) throw e;
       if (!(e instanceof DejaError)) throw e;
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.

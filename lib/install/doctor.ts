@@ -49,6 +49,7 @@ import {
   asIndexError,
   checkIndex,
   IndexDamaged,
+  IndexDiskFull,
   indexPath,
   indexWritable,
   lockHolder,
@@ -140,6 +141,8 @@ export interface IndexStatus {
    * `deja index` removes them (lib/forget/reapply.ts). 0 when none.
    */
   forgottenHeld: number;
+  /** {@link error} is the index's disk being full (lib/store.ts `IndexDiskFull`): no damage. */
+  diskFull?: boolean;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -628,14 +631,25 @@ export function indexStatus(env: Env): IndexStatus {
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
-    out.error = err instanceof IndexDamaged ? `${err.message}: ${err.hint}` : (e as Error).message;
+    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull
+      ? `${err.message}: ${err.hint}`
+      : (e as Error).message;
+    if (err instanceof IndexDiskFull) out.diskFull = true;
   } finally {
     store?.close();
   }
   // Damage in pages no query has read yet shows only to a full read: doctor is where a
   // person asks for one (it costs about a read of the file).
   if (!out.error) {
-    const damage = checkIndex(path);
+    let damage: string | null = null;
+    try {
+      damage = checkIndex(path);
+    } catch (e) {
+      // A full disk stopped the check: no damage (trial 111 F4: doctor called the index damaged).
+      if (!(e instanceof IndexDiskFull)) throw e;
+      out.error = `${e.message}: ${e.hint}`;
+      out.diskFull = true;
+    }
     if (damage) {
       out.error = `damaged (${damage}): run 'deja index --rebuild'`;
       // Recorded, so the commands after it say so too (trial 76: searches said "fresh").
