@@ -14,6 +14,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -29,6 +30,7 @@ import { pathToFileURL } from "node:url";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError, writeReason } from "../core/errors.ts";
 import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
+import { manifestPath } from "./fresh/manifest.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
 export { indexPath } from "../core/paths.ts";
@@ -249,6 +251,8 @@ export function asSqliteError(e: unknown, command: string, index?: string): unkn
 export function checkIndex(path: string): string | null {
   let db: DatabaseSync | undefined;
   try {
+    // SQLite finds no fault in an emptied file: it reads as a new database.
+    if (emptiedIndex(path, statSync(path))) throw EMPTIED;
     // A file deja may not write is read as it is: a reader would leave a read-only `-shm`.
     if (!fileWritable(path)) return quickCheck(db = openFrozen(path, 1000));
     db = new DatabaseSync(
@@ -265,6 +269,7 @@ export function checkIndex(path: string): string | null {
     }
     return quickCheck(db);
   } catch (e) {
+    if (e === EMPTIED) return emptiedIndex(path, statSync(path));
     // A full disk is no damage (trial 111 F4: a rebuild set the sound index aside for it).
     if (isDiskFull(e, path)) throw asDiskFull(e, path, `cannot check the index ${path}`);
     return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
@@ -296,6 +301,56 @@ export function moveIndexAside(path: string, now = new Date()): string {
   rmSync(path + "-shm", { force: true });
   clearDamage(path);
   return to;
+}
+
+/** Thrown inside {@link checkIndex} for an emptied index ({@link emptiedIndex}). */
+const EMPTIED = new Error("emptied");
+
+/**
+ * Why the index file at `path` (as `st` says it is) is an index emptied, or null when it is
+ * not: 0 bytes long, though the stat manifest beside it (lib/fresh/manifest.ts) stamped this
+ * very file (device and inode) with pages in it. SQLite opens an empty file as a new database:
+ * searches answered "nothing matched", the next "the index was never built in full", and a
+ * background run built a new index that lacked what only the old one held, unsaid (trial 111
+ * F7). A file being made (a first run) is not one: the manifest stamped another file, or none.
+ * The reason says what the index held and how many of its stores are gone since.
+ */
+export function emptiedIndex(path: string, st: { size: number; dev: number; ino: number }) {
+  if (st.size !== 0) return null;
+  let m: { index?: unknown; totals?: { sessions?: unknown }; rows?: unknown } | null;
+  let stamp: unknown;
+  try {
+    m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+    stamp = JSON.parse(String(m?.index));
+  } catch {
+    return null;
+  }
+  if (
+    !Array.isArray(stamp) || stamp[0] !== st.dev || stamp[1] !== st.ino || !(stamp[2] > 0)
+  ) return null;
+  const sessions = m?.totals?.sessions;
+  const rows = Array.isArray(m?.rows) ? m.rows as Array<{ path?: unknown }> : [];
+  const gone =
+    rows.filter((r) => typeof r?.path === "string" && !existsSync(r.path) && !isLink(r.path))
+      .length;
+  const held = typeof sessions === "number"
+    ? `; it held ${sessions === 1 ? "1 session" : `${sessions} sessions`}`
+    : "";
+  const lost = gone
+    ? `${held ? "," : ";"} among them those of ${
+      gone === 1 ? "1 store" : `${gone} stores`
+    } gone since, which no rebuild can bring back`
+    : "";
+  return `emptied to 0 bytes${held}${lost}`;
+}
+
+/** Whether `path` is a link (to nothing, when `existsSync` said no). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `path` names an index's own file rather than its `-wal` or `-shm`. */
@@ -360,8 +415,11 @@ export class Store {
     let fresh = memory;
     if (!memory) {
       try {
-        statSync(path);
+        // An index emptied to 0 bytes opens as a new, empty database (trial 111 F7): named.
+        const emptied = emptiedIndex(path, statSync(path));
+        if (emptied) throw new IndexDamaged(path, emptied);
       } catch (e) {
+        if (e instanceof IndexDamaged) throw e;
         const code = (e as { code?: string }).code;
         if (code !== "ENOENT") {
           throw new DejaError(
