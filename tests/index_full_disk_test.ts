@@ -129,6 +129,15 @@ Deno.test("on a full disk the index is named full, not damaged, and --rebuild ke
         // No "catching up" from a search's refresh, nor a background run that cannot write either.
         assert(!r.err.includes("catching up"), `${args.join(" ")}: ${r.err}`);
       }
+      // A note is kept in its file; the hint says what lets it be indexed (trial 111 F8).
+      const note = await run(["remember", "the zebrafish flag"], vars);
+      assertEquals(note.code, 0, note.err);
+      assertStringIncludes(note.err, "not indexed yet: cannot open the index");
+      assertStringIncludes(
+        note.err,
+        "hint: free space on the disk holding " + vars.DEJA_HOME +
+          "; then the next 'deja index' picks it up",
+      );
       const doc = await run(["doctor", "--json"], vars);
       const index = JSON.parse(doc.out).index;
       assertStringIncludes(index.error, "the disk the index is on is full");
@@ -146,6 +155,7 @@ Deno.test("on a full disk the index is named full, not damaged, and --rebuild ke
     assertEquals(idx.code, 0, idx.err);
     const kept = await run(["--no-refresh", "alphaquokka"], vars);
     assertEquals(kept.code, 0, `the gone, kept session: ${kept.err}`);
+    assertEquals((await run(["--no-refresh", "zebrafish"], vars)).code, 0, "the note");
     assert(!existsSync(db + ".damaged"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
