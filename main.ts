@@ -277,6 +277,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
         indexPath(io.env),
       ),
       `'deja ${entry.name}'`,
+      indexPath(io.env),
     );
     const code = e instanceof DejaError ? e.exitCode : 2;
     // `deja show me`: words, not an id, were read as a session id; say how to search them.

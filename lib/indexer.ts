@@ -43,6 +43,7 @@ import {
   clearDamage,
   IndexDamaged,
   indexPath,
+  isDiskFull,
   moveIndexAside,
   readOnlyIndexError,
   readOnlyWhy,
@@ -55,6 +56,7 @@ import { releaseGoneHolders } from "./copies.ts";
 import { rebuildVocab } from "./search/vocab_rebuild.ts";
 import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, POOL_SIZE } from "./parse_pool.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
+import { reapplyTombstones, type Reforgotten } from "./forget/reapply.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { saveManifest } from "./fresh/noop.ts";
@@ -203,6 +205,11 @@ export interface IndexResult {
    * run kept of a file cut short). A plain run keeps both; a rebuild starts from the stores.
    */
   dropped?: Dropped;
+  /**
+   * Forgotten sessions the index held again (it lost the writes that removed them), removed
+   * again now (lib/forget/reapply.ts). Absent when none.
+   */
+  reforgotten?: Reforgotten;
 }
 
 /** {@link IndexResult.dropped}: how many, and the first few. */
@@ -297,12 +304,14 @@ export async function runIndex(
 }
 
 /** What one pass over the harnesses yields. */
-type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone" | "dropped"> & {
-  /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
-  untold?: boolean;
-  /** The index file this pass wrote (device and inode), to know it is still the one in place. */
-  file?: string;
-};
+type Pass =
+  & Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone" | "dropped" | "reforgotten">
+  & {
+    /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
+    untold?: boolean;
+    /** The index file this pass wrote (device and inode), to know it is still the one in place. */
+    file?: string;
+  };
 
 /** Device and inode of the file at `path`, or undefined when there is none. */
 function fileId(path: string): string | undefined {
@@ -325,8 +334,9 @@ async function onePass(
   try {
     store = Store.open(path, { create: true });
   } catch (e) {
-    // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file.
-    if (!aside || !existsSync(path)) throw e;
+    // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file;
+    // never from one on a full disk, which is sound (trial 111 F4: each rebuild set it aside).
+    if (!aside || !existsSync(path) || isDiskFull(e, path)) throw e;
     aside();
     store = Store.open(path, { create: true });
   }
@@ -343,6 +353,8 @@ async function onePass(
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
     setGate(store, makeGate(env, path));
+    // Forgotten sessions the index holds again, having lost the writes that removed them.
+    const reforgotten = reapplyTombstones(store);
     // Stores whose sessions a pattern since removed had dropped are read again whole.
     releaseExcluded(store, env);
     // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
@@ -450,6 +462,7 @@ async function onePass(
       pending: run.pending,
       ...(gone.length ? (tell ? { gone } : { untold: true }) : {}),
       ...(dropped ? { dropped } : {}),
+      ...(reforgotten ? { reforgotten } : {}),
       ...(file ? { file } : {}),
     };
   } catch (e) {

@@ -1146,6 +1146,18 @@ export const Q = {
       AND updated IS NULL AND started IS NULL`,
     ["prefix", "prefix", "harness", "harness", "project", "project"],
   ),
+  /**
+   * The sessions `keys` names (a JSON array of `[harness, native id]` pairs), and those whose
+   * parent it names (lib/forget/reapply.ts: what the index holds of forgotten sessions).
+   */
+  sessionsOfKeys: query<{ keys: string }, SessionRow>(
+    `WITH k(harness, id) AS (
+      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+    SELECT * FROM sessions WHERE id IN (
+      SELECT s.id FROM k JOIN sessions s ON s.harness = k.harness AND s.native_id = k.id
+      UNION SELECT s.id FROM k JOIN sessions s ON s.harness = k.harness AND s.parent = k.id)`,
+    ["keys"],
+  ),
   /** The subagents, at any depth, of sessions `ids` (a JSON array of row ids). */
   childrenOfMany: query<{ ids: string }, SessionRow>(
     `WITH RECURSIVE k(id) AS (

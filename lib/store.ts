@@ -14,12 +14,14 @@ import {
   closeSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statfsSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -28,6 +30,7 @@ import { pathToFileURL } from "node:url";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError, writeReason } from "../core/errors.ts";
 import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
+import { manifestPath } from "./fresh/manifest.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
 export { indexPath } from "../core/paths.ts";
@@ -117,11 +120,78 @@ export function asIndexError(e: unknown, path: string): unknown {
 }
 
 /**
+ * How much room the disk holding a folder has left: what {@link isDiskFull} asks when an I/O
+ * error comes. An object, so that tests can say a disk is full without filling one.
+ */
+export const diskSpace = {
+  /** Bytes this user may still write on the disk holding `dir` (statfs), or null when unknown. */
+  free(dir: string): number | null {
+    try {
+      const s = statfsSync(dir);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** Fewer free bytes than this make an I/O error a full disk ({@link isDiskFull}). */
+const FULL_BELOW = 1 << 20;
+
+/**
+ * Whether `e`, met on the index at `path`, says the disk it is on is full: SQLITE_FULL (13),
+ * ENOSPC, or an I/O error (SQLITE_IOERR, 10, "disk I/O error": what SQLite says when it cannot
+ * grow the index's `-shm` on a full disk) while that disk has less than 1 MB left (trial 111
+ * F4: a full disk was called an index to rebuild, and the rebuild set the sound index aside).
+ */
+export function isDiskFull(e: unknown, path: string): boolean {
+  if (e instanceof IndexDiskFull) return true;
+  if (e instanceof DejaError) return false;
+  const x = e as { errcode?: unknown; code?: unknown; message?: unknown; errstr?: unknown } | null;
+  const code = typeof x?.errcode === "number" ? x.errcode & 0xff : undefined;
+  const text = `${x?.errstr ?? ""} ${x?.message ?? ""}`;
+  if (code === 13 || x?.code === "ENOSPC" || /database or disk is full|no space left/i.test(text)) {
+    return true;
+  }
+  if (code !== 10 && !/disk I\/O error/i.test(text)) return false;
+  const free = diskSpace.free(dirname(path));
+  return free !== null && free < FULL_BELOW;
+}
+
+/**
+ * The disk the index is on is full: never damage, never a reason to set the index aside
+ * (`deja index --rebuild` stops on it too). The hint says what to free.
+ */
+export class IndexDiskFull extends DejaError {
+  constructor(readonly path: string, what: string, reason: string) {
+    const free = diskSpace.free(dirname(path));
+    super(
+      `${what}: the disk the index is on is full (${reason}${
+        free === null
+          ? ""
+          : `; ${free < 1024 ? `${free} bytes` : `${Math.floor(free / 1024)} kB`} free`
+      })`,
+      `free space on the disk holding ${dirname(path)} (or point DEJA_HOME at another disk), ` +
+        "then run the command again: the index is not damaged, and what it holds is kept",
+      2,
+    );
+  }
+}
+
+/** `e` as an {@link IndexDiskFull} (`what` failed) when {@link isDiskFull} says so, else `e`. */
+export function asDiskFull(e: unknown, path: string, what: string): unknown {
+  if (e instanceof DejaError || !isDiskFull(e, path)) return e;
+  const reason = String((e as Error)?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 80);
+  return new IndexDiskFull(path, what, reason);
+}
+
+/**
  * `e` as a {@link DejaError} when it is any other error SQLite raised (a limit
  * reached, a query it refused): one line naming the command, with a hint,
- * never a stack trace. Anything else is returned unchanged.
+ * never a stack trace. Anything else is returned unchanged. With `index` (the index's path), an
+ * I/O error while its disk has no room left is said as the full disk it is ({@link isDiskFull}).
  */
-export function asSqliteError(e: unknown, command: string): unknown {
+export function asSqliteError(e: unknown, command: string, index?: string): unknown {
   if (e instanceof DejaError) return e;
   const x = e as { errcode?: unknown; code?: unknown; message?: unknown } | null;
   if (typeof x?.errcode !== "number" && x?.code !== "ERR_SQLITE_ERROR") return e;
@@ -130,7 +200,9 @@ export function asSqliteError(e: unknown, command: string): unknown {
   const input = /too (?:complex|large|big|many|long)|too deep/i.test(reason);
   // The disk the index is on is full (SQLITE_FULL, 13): nothing to do with the words typed
   // (trial 29: "try fewer or shorter words" for a full disk).
-  const full = x?.errcode === 13 || /database or disk is full/i.test(reason);
+  // An I/O error while the index's disk has no room left is the same (trial 111 F4).
+  const full = x?.errcode === 13 || /database or disk is full/i.test(reason) ||
+    (index !== undefined && isDiskFull(e, index));
   if (full) {
     return new DejaError(
       `${command} stopped: the disk the index is on is full (${reason})`,
@@ -173,10 +245,14 @@ export function asSqliteError(e: unknown, command: string): unknown {
  * page once, so it costs about as much as reading the file: run it when a
  * rebuild is asked for, not on every query). Returns null when it is sound,
  * else the first problem found.
+ *
+ * @throws {IndexDiskFull} when the check failed because the disk is full: no damage found.
  */
 export function checkIndex(path: string): string | null {
   let db: DatabaseSync | undefined;
   try {
+    // SQLite finds no fault in an emptied file: it reads as a new database.
+    if (emptiedIndex(path, statSync(path))) throw EMPTIED;
     // A file deja may not write is read as it is: a reader would leave a read-only `-shm`.
     if (!fileWritable(path)) return quickCheck(db = openFrozen(path, 1000));
     db = new DatabaseSync(
@@ -193,6 +269,9 @@ export function checkIndex(path: string): string | null {
     }
     return quickCheck(db);
   } catch (e) {
+    if (e === EMPTIED) return emptiedIndex(path, statSync(path));
+    // A full disk is no damage (trial 111 F4: a rebuild set the sound index aside for it).
+    if (isDiskFull(e, path)) throw asDiskFull(e, path, `cannot check the index ${path}`);
     return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
   } finally {
     try {
@@ -222,6 +301,56 @@ export function moveIndexAside(path: string, now = new Date()): string {
   rmSync(path + "-shm", { force: true });
   clearDamage(path);
   return to;
+}
+
+/** Thrown inside {@link checkIndex} for an emptied index ({@link emptiedIndex}). */
+const EMPTIED = new Error("emptied");
+
+/**
+ * Why the index file at `path` (as `st` says it is) is an index emptied, or null when it is
+ * not: 0 bytes long, though the stat manifest beside it (lib/fresh/manifest.ts) stamped this
+ * very file (device and inode) with pages in it. SQLite opens an empty file as a new database:
+ * searches answered "nothing matched", the next "the index was never built in full", and a
+ * background run built a new index that lacked what only the old one held, unsaid (trial 111
+ * F7). A file being made (a first run) is not one: the manifest stamped another file, or none.
+ * The reason says what the index held and how many of its stores are gone since.
+ */
+export function emptiedIndex(path: string, st: { size: number; dev: number; ino: number }) {
+  if (st.size !== 0) return null;
+  let m: { index?: unknown; totals?: { sessions?: unknown }; rows?: unknown } | null;
+  let stamp: unknown;
+  try {
+    m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+    stamp = JSON.parse(String(m?.index));
+  } catch {
+    return null;
+  }
+  if (
+    !Array.isArray(stamp) || stamp[0] !== st.dev || stamp[1] !== st.ino || !(stamp[2] > 0)
+  ) return null;
+  const sessions = m?.totals?.sessions;
+  const rows = Array.isArray(m?.rows) ? m.rows as Array<{ path?: unknown }> : [];
+  const gone =
+    rows.filter((r) => typeof r?.path === "string" && !existsSync(r.path) && !isLink(r.path))
+      .length;
+  const held = typeof sessions === "number"
+    ? `; it held ${sessions === 1 ? "1 session" : `${sessions} sessions`}`
+    : "";
+  const lost = gone
+    ? `${held ? "," : ";"} among them those of ${
+      gone === 1 ? "1 store" : `${gone} stores`
+    } gone since, which no rebuild can bring back`
+    : "";
+  return `emptied to 0 bytes${held}${lost}`;
+}
+
+/** Whether `path` is a link (to nothing, when `existsSync` said no). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `path` names an index's own file rather than its `-wal` or `-shm`. */
@@ -286,8 +415,11 @@ export class Store {
     let fresh = memory;
     if (!memory) {
       try {
-        statSync(path);
+        // An index emptied to 0 bytes opens as a new, empty database (trial 111 F7): named.
+        const emptied = emptiedIndex(path, statSync(path));
+        if (emptied) throw new IndexDamaged(path, emptied);
       } catch (e) {
+        if (e instanceof IndexDamaged) throw e;
         const code = (e as { code?: string }).code;
         if (code !== "ENOENT") {
           throw new DejaError(
@@ -340,6 +472,10 @@ export class Store {
           throw readOnlyDirError(path, f);
         }
       } else {
+        // A full disk is no damage: said as such, with what to free, never a rebuild (trial 111 F4).
+        if (!memory && isDiskFull(e, path)) {
+          throw asDiskFull(e, path, `cannot open the index ${path}`);
+        }
         const stuck = refusedWrite(e) ? stuckBeside(path) : undefined;
         throw new DejaError(
           `cannot open the index ${path}: ${(e as Error).message}`,
@@ -365,6 +501,9 @@ export class Store {
         .user_version;
     } catch (e) {
       if (isCorruption(e)) throw asIndexError(e, this.path);
+      if (isDiskFull(e, this.path)) {
+        throw asDiskFull(e, this.path, `cannot read the index ${this.path}`);
+      }
       throw new DejaError(
         `the index ${this.path} is unreadable: ${(e as Error).message}`,
         "run 'deja index --rebuild' to start a new one",

@@ -479,3 +479,31 @@ Deno.test("stats and sources say the index was found damaged", async () => {
     w.cleanup();
   }
 });
+
+// Trial 111 F8: remember said "the next 'deja index' picks it up", which refused the index.
+Deno.test("remember on a damaged index names the rebuild that indexes the note", async () => {
+  const w = await world();
+  try {
+    const bytes = readFileSync(w.db);
+    for (let i = 0; i < 100; i++) bytes[i] ^= 0xa5; // the header: no database at all
+    writeFileSync(w.db, bytes);
+    const r = await run(["remember", "the okapiplinth flag fixed it"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "not indexed yet: the index");
+    assertStringIncludes(r.err, "hint: 'deja index --rebuild' builds a new index with it");
+    assert(!r.err.includes("the next 'deja index' picks it up"), r.err);
+    const mcp = await callDeja({ mode: "remember", text: "the okapiplinth flag again" }, {
+      env: testEnv(w.vars.HOME, w.vars),
+      cwd: "/w/app",
+      log: () => {},
+    });
+    assertStringIncludes(mcp.content[0].text, "'deja index --rebuild' builds a new index with it");
+    // What the hint says works; a plain run does not.
+    assertEquals((await run(["index"], w.vars)).code, 2);
+    assertEquals((await run(["index", "--rebuild"], w.vars)).code, 0);
+    const found = await run(["okapiplinth"], w.vars);
+    assertEquals(found.code, 0, found.err);
+  } finally {
+    w.cleanup();
+  }
+});

@@ -142,7 +142,10 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     ...(!launcher.exists && targets.some((t) => t.state === "stale_path")
       ? ["launcher (missing)"]
       : []),
-    ...(index.exists && index.error ? ["index (unreadable)"] : []),
+    ...(index.exists && index.error
+      ? [index.diskFull ? "index (its disk is full)" : "index (unreadable)"]
+      : []),
+    ...(index.forgottenHeld ? ["index (holds forgotten sessions again)"] : []),
     ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
     // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
@@ -219,6 +222,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       building: index.building ?? null,
       fresh: index.fresh,
       error: index.error ?? null,
+      forgotten_held: index.forgottenHeld,
       harness_errors: index.harnessErrors,
       damaged: index.damage,
     },
@@ -316,7 +320,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         )
       }`
     : index.error
-    ? c.red(`unreadable: ${index.error}`)
+    ? c.red(`${index.diskFull ? "disk full" : "unreadable"}: ${index.error}`)
     // A first build under way: what it read so far, not "0 changed" of a partial count (trial 31).
     : index.building && index.lastIndex === null
     ? `${c.yellow("being built")}  ${plural(index.sources, "store")} read so far${
@@ -348,6 +352,13 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
+  if (index.forgottenHeld) {
+    lines.push(c.red(
+      `${" ".repeat(13)}holds ${plural(index.forgottenHeld, "forgotten session")} again: it lost ` +
+        "writes made since the forget (its -wal removed, or an older copy put back); the next " +
+        "search or 'deja index' removes them",
+    ));
+  }
   // What a rebuild set aside holds the old index's text (trial 77: forgotten and scrubbed text
   // stayed there, and doctor never named it).
   const aside = index.setAside.filter(isMainFile);

@@ -26,6 +26,7 @@ import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
 import { goneLine } from "../gone.ts";
+import { reforgottenLine } from "../forget/tombstones.ts";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
@@ -233,6 +234,8 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   if (d.res.movedAside) {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
   }
+  // Said even with --quiet, as a damaged index moved aside is: the index was wrong.
+  if (d.res.reforgotten) io.err(reforgottenLine(d.res.reforgotten) + "\n");
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
   if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped, d.res.movedAside));
   return reportIndex(d, args, io);

@@ -121,7 +121,7 @@ export function unmatchedNote(r: Remembered): string {
 export function rememberNote(r: Remembered): string {
   if (r.indexed) return "";
   return `deja: saved to ${r.path}, not indexed yet: ${r.error ?? "unknown reason"}\n` +
-    "hint: the next 'deja index' picks it up\n";
+    `hint: ${r.retry ?? "the next 'deja index' picks it up"}\n`;
 }
 
 async function runRemember(a: Args, io: IO): Promise<number> {

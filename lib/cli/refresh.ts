@@ -7,8 +7,23 @@
  */
 import type { IO } from "../../core/runtime.ts";
 import type { Args } from "./common.ts";
-import { freshen, type Freshness, freshnessNote, refreshOff } from "../fresh/freshen.ts";
+import {
+  DEFAULT_BUDGET_MS,
+  freshen,
+  type Freshness,
+  freshnessNote,
+  refreshOff,
+} from "../fresh/freshen.ts";
 import { DejaError } from "../../core/errors.ts";
+import { existsSync } from "node:fs";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import {
+  reforgottenLine,
+  tombstoneFile,
+  TOMBSTONES_KEY,
+  tombstonesAgree,
+} from "../forget/tombstones.ts";
 
 /**
  * Runs the step for a command's parsed `args` (see the module doc). With no
@@ -16,7 +31,7 @@ import { DejaError } from "../../core/errors.ts";
  * reworded by {@link firstRunError}, so the person sees one message.
  */
 export async function refreshFor(io: IO, args: Args): Promise<void> {
-  if (args.values["no-refresh"] || refreshOff(io.env)) return;
+  if (args.values["no-refresh"] || refreshOff(io.env)) return await removeForgottenAgain(io);
   const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
@@ -25,6 +40,29 @@ export async function refreshFor(io: IO, args: Args): Promise<void> {
   if (f.state === "no_index" || f.state === "damaged") return;
   const note = freshnessNote(f);
   if (note) io.err(note + "\n");
+}
+
+/**
+ * With the refresh off, forgotten sessions the index holds again (it lost the writes that
+ * removed them) are still removed before the command reads it, and said: tombstones.jsonl says
+ * they are forgotten for good (trial 111 F3). Costs a stat when nothing was ever forgotten, and
+ * a read of one row of the index otherwise.
+ */
+async function removeForgottenAgain(io: IO): Promise<void> {
+  const path = indexPath(io.env);
+  if (!existsSync(tombstoneFile(path)) || !existsSync(path)) return;
+  try {
+    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+    try {
+      if (tombstonesAgree(Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value, path)) return;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return; // an index that cannot be read is the command's to report
+  }
+  const again = (await import("../forget/reapply.ts")).reapplyNow(io.env, DEFAULT_BUDGET_MS);
+  if (again) io.err(reforgottenLine(again) + "\n");
 }
 
 /** The note on damage found earlier, said after a command that ran without meeting it. */

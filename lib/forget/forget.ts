@@ -28,6 +28,8 @@ import {
   readTombstones,
   type Tombstone,
   tombstoneFile,
+  TOMBSTONES_KEY,
+  tombstoneStamp,
   writeTombstones,
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
@@ -207,8 +209,13 @@ export function applyForget(
   }
   // The tombstones first: if removal fails, running forget again finishes it.
   writeTombstones(file, list);
+  const stamp = tombstoneStamp(file);
   const tombstoned = plan.sessions.length - own.length;
-  return { ...removeSessions(store, plan.sessions), notesDeleted, tombstoned };
+  const out = removeSessions(store, plan.sessions);
+  // The removal done, the index records the file it agrees with: lost with the removal (a
+  // -wal removed), the record no longer matches, and the removal is done again (./reapply.ts).
+  Q.setMeta.run(store, { key: TOMBSTONES_KEY, value: stamp });
+  return { ...out, notesDeleted, tombstoned };
 }
 
 /**

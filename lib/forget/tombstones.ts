@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readTextSync } from "../../core/fsread.ts";
+import { plural } from "../../core/text.ts";
 
 /** One forgotten session. */
 export interface Tombstone {
@@ -32,6 +33,32 @@ export interface Tombstone {
 /** The tombstones file beside the index at `indexPath`. */
 export function tombstoneFile(indexPath: string): string {
   return join(dirname(indexPath), "tombstones.jsonl");
+}
+
+/**
+ * `meta` key: the {@link tombstoneStamp} of the tombstones file the index last made itself agree
+ * with (its forgotten sessions removed). Written in the same file as the removal, it goes with
+ * it when the index loses writes (its `-wal` deleted, an older copy put back: trial 111 F3, a
+ * forgotten session was found again): then it differs from the file's stamp, and the index is
+ * checked against the file again (lib/forget/reapply.ts).
+ */
+export const TOMBSTONES_KEY = "tombstones_applied";
+
+/**
+ * The tombstones file's stamp, `<size>:<mtime ms>`, read with one stat: '' when there is none
+ * (an index with no forgotten session and no record of one agrees with it).
+ */
+export function tombstoneStamp(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.size}:${Math.trunc(st.mtimeMs)}` : "";
+}
+
+/**
+ * Whether an index that recorded `recorded` ({@link TOMBSTONES_KEY}, undefined when it has no
+ * record) agrees with the tombstones file beside `indexPath` as it is now.
+ */
+export function tombstonesAgree(recorded: string | undefined, indexPath: string): boolean {
+  return (recorded ?? "") === tombstoneStamp(tombstoneFile(indexPath));
 }
 
 /** Reads the tombstones (none when the file is missing; unreadable lines skipped). */
@@ -67,4 +94,20 @@ export function writeTombstones(file: string, list: Tombstone[]): void {
 /** `harness:id` of a session. */
 export function keyOf(harness: string, id: string): string {
   return `${harness}:${id}`;
+}
+
+/** Forgotten sessions found in the index again and removed (lib/forget/reapply.ts). */
+export interface Reforgotten {
+  count: number;
+  /** `harness:native id` of the first few. */
+  first: string[];
+}
+
+/** The line said of {@link Reforgotten}: which forgotten sessions were found again and removed. */
+export function reforgottenLine(r: Reforgotten): string {
+  const more = r.count > r.first.length ? `, ${r.count - r.first.length} more` : "";
+  return `deja: the index held ${plural(r.count, "forgotten session")} again (${
+    r.first.join(", ")
+  }${more}): it had lost writes made since the forget (its -wal removed, or an older copy put ` +
+    "back); removed again, as tombstones.jsonl says";
 }

@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import {
+  IndexDiskFull,
   indexPath,
   indexWritable,
   isCorruption,
@@ -31,6 +32,12 @@ import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 import { Q } from "../schema.ts";
 import { revisionOf } from "../version.ts";
+import {
+  type Reforgotten,
+  reforgottenLine,
+  TOMBSTONES_KEY,
+  tombstonesAgree,
+} from "../forget/tombstones.ts";
 export { refreshOff } from "./background.ts";
 
 /** Inline budget of a CLI command in milliseconds. */
@@ -91,6 +98,11 @@ export interface Freshness {
   retrying?: number;
   /** With `damaged`: what the command that found the damage said. */
   damage?: string;
+  /**
+   * Forgotten sessions the index held again (it had lost the writes that removed them),
+   * removed now (lib/forget/reapply.ts). Absent when none.
+   */
+  reforgotten?: Reforgotten;
 }
 
 /** Options of {@link freshen}. */
@@ -114,7 +126,12 @@ export async function freshen(
 ): Promise<Freshness> {
   const t0 = performance.now();
   const now = opts.now ?? Date.now();
-  const out = (f: Omit<Freshness, "ms">): Freshness => ({ ...f, ms: performance.now() - t0 });
+  let reforgotten: Reforgotten | undefined;
+  const out = (f: Omit<Freshness, "ms">): Freshness => ({
+    ...f,
+    ...(reforgotten ? { reforgotten } : {}),
+    ms: performance.now() - t0,
+  });
   const bgOk = opts.background ?? true;
   const path = indexPath(env);
   if (!existsSync(path)) {
@@ -139,9 +156,12 @@ export async function freshen(
     stale = compareStamps({ rows: m.rows, map: m.map, lastIndex: 0 }, { env });
   } else {
     let unfinished = false;
+    // The index disagrees with the tombstones file: it may hold forgotten sessions again.
+    let unapplied = false;
     try {
       const store = Store.open(path, { readOnly: true, busyMs: 200 });
       try {
+        unapplied = !tombstonesAgree(Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value, path);
         // No full run ever finished (trial 26: a first `deja index` killed at a third of
         // the stores; every search then answered from that third and said nothing).
         unfinished = !Q.getMeta.get(store, { key: "last_index" });
@@ -154,6 +174,12 @@ export async function freshen(
     } catch {
       // An index this step cannot read is the command's to report, not this step's.
       return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
+    }
+    // Removed now, whatever the budget: a forgotten session is never answered from (trial 111
+    // F3). A writer holding the index past the wait removes them itself (lib/indexer.ts).
+    if (unapplied) {
+      const waitMs = Math.min(opts.budgetMs ?? budgetOf(env), DEFAULT_BUDGET_MS);
+      reforgotten = (await import("../forget/reapply.ts")).reapplyNow(env, waitMs);
     }
     if (unfinished) {
       // A first `deja index` still at work is no run that stopped (trial 28: a search while
@@ -245,6 +271,7 @@ export async function freshen(
         if (!(e instanceof DejaError) || (holder && !holder.brief) || left < 50) throw e;
         res = await run(Math.floor(left));
       }
+      reforgotten ??= res.reforgotten;
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
       failed = res.harnesses.reduce((n, h) => n + h.failed, 0);
       // A store this step could not read is a change not in the index: the background run
@@ -257,6 +284,9 @@ export async function freshen(
       if (isCorruption(e)) {
         return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
       }
+      // Nor is a full disk: said as such now (trial 111 F4: "catching up", and a background run
+      // started that could not write either).
+      if (e instanceof IndexDiskFull) throw e;
       if (!(e instanceof DejaError)) throw e;
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.
@@ -341,8 +371,18 @@ export function damageNote(env: Env): string {
 
 const NONE = { read: 0, pending: 0, behind_ms: 0, background: false, ms: 0 } as const;
 
-/** The one line a person is told on stderr, or '' when there is nothing to say. */
+/**
+ * The one line a person is told on stderr (two when forgotten sessions were removed again), or
+ * '' when there is nothing to say.
+ */
 export function freshnessNote(f: Freshness): string {
+  const state = stateNote(f);
+  if (!f.reforgotten) return state;
+  return state ? `${reforgottenLine(f.reforgotten)}\n${state}` : reforgottenLine(f.reforgotten);
+}
+
+/** What {@link freshnessNote} says of the index's state. */
+function stateNote(f: Freshness): string {
   if (f.state === "read_only") {
     return "deja: the index is read-only here: answering from it as it is " +
       "(not brought up to date)";

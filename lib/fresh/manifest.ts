@@ -32,6 +32,7 @@ import type { StaleRow } from "./check.ts";
 import type { HarnessSummary } from "../indexer.ts";
 import { readersKey } from "../version.ts";
 import { GarbagePacer } from "../../core/runtime.ts";
+import { tombstonesAgree } from "../forget/tombstones.ts";
 
 /** The manifest's format version; another version is ignored. */
 const VERSION = 1;
@@ -55,6 +56,13 @@ export interface Manifest {
   excluded: boolean;
   /** Sessions and events in the index. */
   totals: { sessions: number; events: number };
+  /**
+   * The index's record of the tombstones file it agrees with (lib/forget/tombstones.ts
+   * `TOMBSTONES_KEY`; absent: none): the manifest vouches for nothing once the file differs
+   * (trial 111 F3: after the index lost a forget's writes, its file was as the manifest had
+   * stamped it, and every check said "up to date").
+   */
+  tombstones?: string;
 }
 
 /** Path of the manifest of the index at `indexPath`. */
@@ -83,7 +91,8 @@ export function indexStamp(indexPath: string): string | null {
 
 /**
  * The manifest when it describes the index at `indexPath` as it is now, else
- * null (absent, damaged, another version or schema, or the index changed).
+ * null (absent, damaged, another version or schema, the index changed, or the tombstones
+ * file differs from what the index agreed with).
  */
 export function readManifest(indexPath: string, schema: number): Manifest | null {
   let m: Manifest;
@@ -96,7 +105,8 @@ export function readManifest(indexPath: string, schema: number): Manifest | null
   if (m.readers !== readersKey()) return null;
   if (!Array.isArray(m.harnesses) || typeof m.map !== "object" || !m.map) return null;
   const now = indexStamp(indexPath);
-  return now !== null && m.index === now ? m : null;
+  if (now === null || m.index !== now) return null;
+  return tombstonesAgree(m.tombstones, indexPath) ? m : null;
 }
 
 /** What {@link writeManifest}'s `read` gives: the manifest's fields, its rows as they come. */

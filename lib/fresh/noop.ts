@@ -41,6 +41,7 @@ import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
 import { writeManifest } from "./manifest.ts";
 import { GONE_KEY } from "../gone.ts";
+import { TOMBSTONES_KEY, tombstonesAgree } from "../forget/tombstones.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { allClean, manifestUpToDate, selectedHarnesses, unchanged } from "./quick.ts";
 import type { HarnessSummary, IndexResult } from "../indexer.ts";
@@ -114,6 +115,10 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       // 72): the full run tells of them once.
       if (opts.tellGone && stale.gone > toldGone(store)) return null;
       if (releasedSources(store, env).length) return null;
+      // Forgotten sessions it may hold again (lib/forget/reapply.ts): the full run removes them.
+      if (!tombstonesAgree(Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value, path)) {
+        return null;
+      }
       const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
         key: "last_index",
@@ -158,6 +163,7 @@ export function saveManifest(path: string): void {
           harnesses: lastRun(store),
           excluded: Boolean(ex && ex !== "{}"),
           totals: { sessions, events },
+          tombstones: Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value ?? "",
         },
         done: () => store.close(),
       };

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { heldForgotten, tombstonesApplied } from "../forget/reapply.ts";
 import { basename, dirname } from "node:path";
 import { accessSync, constants, existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
@@ -48,6 +49,7 @@ import {
   asIndexError,
   checkIndex,
   IndexDamaged,
+  IndexDiskFull,
   indexPath,
   indexWritable,
   lockHolder,
@@ -133,6 +135,14 @@ export interface IndexStatus {
   readOnlyPart?: "file" | "folder";
   /** A `deja index` holds the index now (its pid). */
   building?: number;
+  /**
+   * Forgotten sessions the index holds again: it lost the writes that removed them (its `-wal`
+   * removed, an older copy put back; trial 111 F3, doctor said "fresh"). The next search or
+   * `deja index` removes them (lib/forget/reapply.ts). 0 when none.
+   */
+  forgottenHeld: number;
+  /** {@link error} is the index's disk being full (lib/store.ts `IndexDiskFull`): no damage. */
+  diskFull?: boolean;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -579,6 +589,7 @@ export function indexStatus(env: Env): IndexStatus {
     fresh: false,
     harnessErrors: [],
     damage: [],
+    forgottenHeld: 0,
   };
   // Said with or without an index: none can be built or brought up to date there (trial 31).
   if (existsSync(dirname(path)) && !indexWritable(path)) {
@@ -613,19 +624,32 @@ export function indexStatus(env: Env): IndexStatus {
     out.setAside = setAsideIndexes(path);
     out.failed = stale.failed;
     out.lookAgain = stale.discover.length;
+    // Looked up only when the index's record of the tombstones differs from the file.
+    out.forgottenHeld = tombstonesApplied(store) ? 0 : heldForgotten(store).length;
     out.fresh = out.changed === 0 && out.lookAgain === 0 && out.failed === 0 &&
-      out.lastIndex !== null;
+      out.lastIndex !== null && out.forgottenHeld === 0;
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
-    out.error = err instanceof IndexDamaged ? `${err.message}: ${err.hint}` : (e as Error).message;
+    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull
+      ? `${err.message}: ${err.hint}`
+      : (e as Error).message;
+    if (err instanceof IndexDiskFull) out.diskFull = true;
   } finally {
     store?.close();
   }
   // Damage in pages no query has read yet shows only to a full read: doctor is where a
   // person asks for one (it costs about a read of the file).
   if (!out.error) {
-    const damage = checkIndex(path);
+    let damage: string | null = null;
+    try {
+      damage = checkIndex(path);
+    } catch (e) {
+      // A full disk stopped the check: no damage (trial 111 F4: doctor called the index damaged).
+      if (!(e instanceof IndexDiskFull)) throw e;
+      out.error = `${e.message}: ${e.hint}`;
+      out.diskFull = true;
+    }
     if (damage) {
       out.error = `damaged (${damage}): run 'deja index --rebuild'`;
       // Recorded, so the commands after it say so too (trial 76: searches said "fresh").

@@ -402,7 +402,9 @@ async function rememberNote(
         `searches find it now; \`deja forget --note ${r.id}\` removes it.`
       : `Saved note ${r.id} under ${r.note.project} in ${r.path}; not indexed yet (${
         r.error ?? "unknown reason"
-      }): the next \`deja index\` picks it up; \`deja forget --note ${r.id}\` removes it.`) +
+      }): ${
+        r.retry ?? "the next `deja index` picks it up"
+      }; \`deja forget --note ${r.id}\` removes it.`) +
       redacted + unmatched + asked,
   );
 }

@@ -23,7 +23,7 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
-import { indexPath, Store } from "../store.ts";
+import { IndexDamaged, IndexDiskFull, indexPath, Store } from "../store.ts";
 import { exactProject, indexedProject, isWindowsPath, normalizeProject } from "../project_path.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
@@ -276,6 +276,11 @@ export interface Remembered extends Appended {
   indexed: boolean;
   /** Why it is not (another index run held the lock, ...). */
   error?: string;
+  /**
+   * With {@link error}: what indexes it, when a plain `deja index` would not (trial 111 F8: "the
+   * next 'deja index' picks it up", which refused a damaged index). Absent otherwise.
+   */
+  retry?: string;
 }
 
 /**
@@ -299,6 +304,14 @@ export async function remember(env: Env, text: string, opts: NoteOptions & { wai
     if (errors.length) out.error = errors.join("; ");
   } catch (e) {
     out.error = (e as Error).message;
+    // A damaged index refuses every plain run until it is rebuilt; a full disk, until room is made.
+    if (e instanceof IndexDamaged) {
+      out.retry = "'deja index --rebuild' builds a new index with it (notes and forgotten " +
+        "sessions are kept)";
+    } else if (e instanceof IndexDiskFull) {
+      out.retry = `free space on the disk holding ${dirname(e.path)}; then the next 'deja index' ` +
+        "picks it up";
+    }
   }
   return out;
 }

@@ -1,0 +1,137 @@
+/**
+ * An index that lost the writes of a `deja forget` (its `-wal` removed while another reader
+ * kept it from being copied into the file, or an older copy of index.db put back) holds the
+ * forgotten session again. tombstones.jsonl says it is forgotten for good: the first command
+ * after, whichever it is, removes it again and says so (trial 111 F3: it was found by
+ * searches, `deja index` said "up to date" and doctor "fresh").
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import type { IO } from "../core/runtime.ts";
+import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+
+function run(args: string[], vars: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: testEnv(vars.HOME, vars),
+    cwd: "/w/app",
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  };
+  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
+}
+
+const SESSIONS: SessionSpec[] = ["a", "e"].map((k, i) => ({
+  id: `${k.repeat(8)}-2222-4333-8444-555555555555`,
+  cwd: "/w/app",
+  start: `2026-11-0${i + 1}T10:00:00Z`,
+  turns: [{ say: `the ${k === "e" ? "epsilonmole" : "alphaquokka"} answer` }, {
+    bash: "cargo test",
+    out: "ok",
+  }],
+}));
+
+/**
+ * Two sessions indexed; then `eeeeeeee` forgotten, and the index put back as it was before the
+ * forget, bytes and mtime (what a lost `-wal` leaves: the file as the last checkpoint wrote
+ * it, which the stat manifest had stamped).
+ */
+async function lostForget() {
+  const dir = tempDir("deja-lostwal-");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  for (const s of SESSIONS) {
+    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+  }
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    TZ: "UTC",
+  };
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  const db = join(vars.DEJA_HOME, "index.db");
+  const before = readFileSync(db);
+  const { atime, mtime } = statSync(db);
+  const forgot = await run(["forget", "--session", "eeeeeeee"], vars);
+  assertEquals(forgot.code, 0, forgot.err);
+  const gone = await run(["--no-refresh", "epsilonmole"], vars);
+  assertEquals(gone.code, 1, `forgotten: ${gone.out}`);
+  writeFileSync(db, before);
+  utimesSync(db, atime, mtime);
+  for (const x of ["-wal", "-shm"]) rmSync(db + x, { force: true });
+  return { vars, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const AGAIN = "deja: the index held 1 forgotten session again (claude:eeeeeeee-";
+
+Deno.test("a forgotten session the index lost the removal of is removed again by the first search", async () => {
+  const w = await lostForget();
+  try {
+    const r = await run(["epsilonmole"], w.vars);
+    assertEquals(r.code, 1, `not found again: ${r.out}`);
+    assertStringIncludes(r.err, AGAIN);
+    assertStringIncludes(r.err, 'nothing matched "epsilonmole"');
+    // Removed from the index, not only from the answer: said once.
+    const next = await run(["--no-refresh", "epsilonmole"], w.vars);
+    assertEquals([next.code, next.err.includes("again")], [1, false], next.err);
+    const other = await run(["--no-refresh", "alphaquokka"], w.vars);
+    assertEquals(other.code, 0, other.err);
+    const idx = await run(["index"], w.vars);
+    assertEquals(idx.code, 0, idx.err);
+    assert(!idx.err.includes("again"), idx.err);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("deja index, doctor and a search with --no-refresh each see a forgotten session held again", async () => {
+  {
+    const w = await lostForget();
+    try {
+      const idx = await run(["index"], w.vars);
+      assertEquals(idx.code, 0, idx.err);
+      assertStringIncludes(idx.err, AGAIN);
+      assertStringIncludes(idx.out, "1 session,");
+      assertEquals((await run(["--no-refresh", "epsilonmole"], w.vars)).code, 1);
+    } finally {
+      w.cleanup();
+    }
+  }
+  {
+    const w = await lostForget();
+    try {
+      const r = await run(["--no-refresh", "epsilonmole"], w.vars);
+      assertEquals(r.code, 1, `not found again: ${r.out}`);
+      assertStringIncludes(r.err, AGAIN);
+    } finally {
+      w.cleanup();
+    }
+  }
+  {
+    const w = await lostForget();
+    try {
+      const doc = await run(["doctor", "--json"], w.vars);
+      const index = JSON.parse(doc.out).index;
+      assertEquals([index.forgotten_held, index.fresh], [1, false], doc.out);
+      assertEquals(doc.code, 1, "a problem");
+      const text = await run(["doctor"], w.vars);
+      assertStringIncludes(text.out, "holds 1 forgotten session again");
+      // Doctor only says it; the next command removes it.
+      const r = await run(["epsilonmole"], w.vars);
+      assertEquals(r.code, 1, r.out);
+      assertStringIncludes(r.err, AGAIN);
+    } finally {
+      w.cleanup();
+    }
+  }
+});
