@@ -199,3 +199,58 @@ Deno.test("hook-prompt searches one word alone only when it is no common English
     ix.cleanup();
   }
 });
+
+/** A session about a crashing service, named in its first prompt (realdata crush k3s, 0d21b928). */
+const FORGEJO: SessionSpec = {
+  id: id(7),
+  cwd: K3S,
+  start: "2026-10-07T10:00:00Z",
+  turns: [
+    { user: "Forgejo keeps going down in my k3s cluster, get to the bottom of it" },
+    { bash: "kubectl -n forgejo get pods", out: "forgejo-0   0/1   CrashLoopBackOff", exit: 0 },
+    { say: "The forgejo pod ran out of memory; its limit is raised and it stays up." },
+  ],
+};
+
+/** Everyday words of a long prompt, each held by this project, never beside the service. */
+const CHATTER: SessionSpec = {
+  id: id(8),
+  cwd: K3S,
+  start: "2026-10-08T10:00:00Z",
+  turns: [
+    { user: "Wait a few minutes before the retry" },
+    { say: "The retry now waits; the job restarts on its own." },
+    { user: "Why does the cache miss so often?" },
+    { say: "The cache keeps stale keys; they are dropped now." },
+  ],
+};
+
+/** The cluster's other work: `k3s`, `cluster`, `forgejo` and `pod` are common words here. */
+const CLUSTER_WORK: SessionSpec[] = Array.from({ length: 8 }, (_, i) => ({
+  id: id(200 + i),
+  cwd: K3S,
+  start: "2026-09-02T10:00:00Z",
+  turns: [
+    { user: `Upgrade node ${i} of the k3s cluster` },
+    { say: `Node ${i} of the k3s cluster is upgraded; the forgejo pod moved to node ${i + 1}.` },
+  ],
+}));
+
+// Trial 113 F7: each half of a long prompt recalled the session, the whole prompt nothing: its
+// weightiest words (`few`, `minutes`, `keeps`, `restarts`) were everyday ones no event held
+// together, and the fallbacks never reached the words one event did hold.
+Deno.test("hook-prompt recalls the session one event of which holds most of a long prompt's words", async () => {
+  const ix = await indexSessions([...OTHER_WORK, ...CLUSTER_WORK, FORGEJO, CHATTER]);
+  try {
+    const long = await recall(
+      ix,
+      "Forgejo keeps crashing again in the k3s cluster, the pod restarts every few minutes. " +
+        "Can you find out why?",
+    );
+    assert(cites(long, FORGEJO), long);
+    // Its halves, as before.
+    assert(cites(await recall(ix, "forgejo pod restarts"), FORGEJO));
+  } finally {
+    ix.cleanup();
+  }
+});

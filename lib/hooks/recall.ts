@@ -13,7 +13,9 @@
  * `quokkamatic`, not `shows`), the weightiest (up to {@link QUERY_WORDS}) are
  * searched in this project, and only a literal match counts (tiers exact,
  * session, substring, stemmed, error), several words held in one event, not
- * spread over a session's. When they match nothing so, fewer are searched: the
+ * spread over a session's. When they match nothing so, the prompt's words one
+ * event of this project holds most of (three or more, or two with a name among
+ * them: a long prompt's weightiest words are often everyday ones), then fewer: the
  * ones this project holds, each of those left out in turn, the two weightiest,
  * the weightiest alone when it counts alone; none of these leaves out a word of
  * an identifier, the prompt's topic (a pasted `configmap/web-config` no session
@@ -32,6 +34,7 @@
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
+import { matchRows } from "../search/retrieve.ts";
 import { ftsAny, STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
@@ -316,6 +319,18 @@ export function promptBlock(
   const keeps = (kept: string[]) => top.every((w) => !w.technical || kept.includes(w.word));
   let query = top.map((w) => w.word);
   let found = find(query);
+  // Nothing so: the words of the prompt one event of this project holds most of (trial 113
+  // F7: "Forgejo keeps crashing again in the k3s cluster, the pod restarts every few minutes"
+  // weighed `few`, `minutes`, `keeps`, `restarts` first, and no event held those four, nor
+  // three, nor the two weightiest, where the session's first prompt held `forgejo`, `keeps`,
+  // `k3s` and `cluster`).
+  if (!found.length && words.length > 1) {
+    const most = mostHeld(store, words.slice(0, MOST_WORDS), opts);
+    if (most) {
+      query = most;
+      found = find(query);
+    }
+  }
   // Only the words this project's sessions hold, then without one of them, the weightiest
   // first: a rare word of the asking (`decide`, `remind`) held elsewhere stood in the way
   // (trials 48, 49: "what did we decide about REDIS_URL" said nothing where "what about
@@ -377,6 +392,44 @@ export function promptBlock(
   if (body.split("\n").length < 2) return null;
   const shown = hits.filter((h) => body.includes(`id ${shortId(store, h.harness, h.id)})`));
   return { text: body, keys: shown.map((h) => `recall:${h.rowid}`) };
+}
+
+/** The prompt's weightiest words {@link mostHeld} looks for together (of at most {@link MAX_WORDS}). */
+const MOST_WORDS = 12;
+
+/** Events {@link mostHeld} reads, the best by BM25 of any of the words. */
+const MOST_EVENTS = 200;
+
+/**
+ * Of `words` (weightiest first), those one event of `opts.project` holds most of by weight,
+ * the sessions `opts.leaveOut` names left out: three or more, or two of which one is a name
+ * (an identifier's word, or no common English word: `forgejo`, `k3s`), weightiest first, and
+ * every identifier's word among them; undefined when no event holds so many. One FTS read of the events holding any of them.
+ */
+function mostHeld(
+  store: Store,
+  words: ReadonlyArray<{ word: string; weight: number; technical: boolean }>,
+  opts: { project: string; leaveOut: ReadonlySet<number> },
+): string[] | undefined {
+  const rows = matchRows(store, ftsAny(words.map((w) => [w.word])), {
+    project: opts.project,
+    hideSessionIds: [...opts.leaveOut],
+  }, MOST_EVENTS);
+  if (!rows.length) return undefined;
+  const texts = Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) });
+  let best: typeof words[number][] = [];
+  let bestWeight = 0;
+  for (const t of texts) {
+    const has = new Set(tokens(t.text));
+    const held = words.filter((w) => has.has(w.word));
+    const name = held.some((w) => w.technical || !isEnglish(w.word));
+    if (held.length < 2 || (held.length === 2 && !name)) continue;
+    // No identifier's word left out, as the fallbacks before (trial 109 F8).
+    if (words.some((w) => w.technical && !held.includes(w))) continue;
+    const weight = held.reduce((n, w) => n + w.weight, 0);
+    if (weight > bestWeight) [best, bestWeight] = [held, weight];
+  }
+  return best.length ? best.map((w) => w.word) : undefined;
 }
 
 /**
