@@ -254,3 +254,49 @@ Deno.test("hook-prompt recalls the session one event of which holds most of a lo
     ix.cleanup();
   }
 });
+
+/** The work asked about: a volume claim renamed. */
+const SONARR: SessionSpec = {
+  id: id(9),
+  cwd: K3S,
+  start: "2026-10-09T10:00:00Z",
+  turns: [
+    { user: "Rename the sonarr volume claim to sonarr-config" },
+    { say: "The sonarr volume claim is now sonarr-config; the pod mounts it." },
+  ],
+};
+
+/** A session that printed the same YAML the prompt pastes, about something else. */
+const SOURCES: SessionSpec = {
+  id: id(10),
+  cwd: K3S,
+  start: "2026-10-10T10:00:00Z",
+  turns: [
+    { user: "Move the image automation to its own repository" },
+    {
+      bash: "cat clusters/apps.yaml",
+      out: "kind: Kustomization\nspec:\n  interval: 10m\n  prune: true\n  sourceRef:\n" +
+        "    kind: GitRepository\n    name: flux-system",
+      exit: 0,
+    },
+    { say: "The image automation has its own repository now." },
+  ],
+};
+
+// Trial 113 F8: a question with a pasted Flux YAML was searched on the YAML's keys
+// (`gitrepository sourceref`), and a session that printed the same YAML came first.
+Deno.test("hook-prompt weighs a prompt's prose above the block it pastes", async () => {
+  const ix = await indexSessions([...OTHER_WORK, SONARR, SOURCES]);
+  try {
+    const t = await recall(
+      ix,
+      "rename the sonarr volume claim again, nothing else\n\nkind: Kustomization\nspec:\n" +
+        "  interval: 10m\n  prune: true\n  sourceRef:\n    kind: GitRepository\n" +
+        "    name: flux-system\n",
+    );
+    assert(cites(t, SONARR), t);
+    assert(!cites(t, SOURCES), t);
+  } finally {
+    ix.cleanup();
+  }
+});
