@@ -114,6 +114,13 @@ export interface PreparedChunk extends Omit<Session, "events"> {
    */
   tokens: string[];
   /**
+   * Secret values a cue named in this chunk (value, kind) that the session's earlier chunks
+   * of this read did not name: the writer masks them where the index holds them bare already
+   * (its earlier chunks, or a part of the session an earlier run read; lib/ingest.ts). They
+   * cross to the writer in memory only and are never stored. Absent when there are none.
+   */
+  named?: [string, string][];
+  /**
    * Called by the writer once it took {@link tokens} into its vocabulary: the
    * parse worker that sent them then leaves them out of the chunks it prepares
    * next, of any session (lib/parse_worker.ts). Absent where no worker waits to hear.
@@ -181,9 +188,11 @@ export function prepareChunk(
   // them with no cue (before or after the cue).
   const found: FoundSecrets = new Map(secrets.values);
   const texts = c.events.map((e) => redact(eventText(e), redactions, found));
+  const named: [string, string][] = [];
   for (const [v, kind] of found) {
-    if (secrets.values.size >= MAX_SESSION_SECRETS) break;
-    if (namedByCue(kind)) secrets.values.set(v, kind);
+    if (!namedByCue(kind) || secrets.values.has(v)) continue;
+    if (named.length < MAX_SESSION_SECRETS) named.push([v, kind]);
+    if (secrets.values.size < MAX_SESSION_SECRETS) secrets.values.set(v, kind);
   }
   if (cut) reportCuts(c, texts, cut);
   const again = redactRepeats(found);
@@ -204,6 +213,7 @@ export function prepareChunk(
     events,
     redactions,
     tokens: vocab.take(),
+    ...(named.length ? { named } : {}),
   };
 }
 

@@ -131,3 +131,85 @@ for (const worker of ["0", "1"]) {
     assertEquals(last, "Logged in to the database with [redacted:prose_password] successfully.");
   });
 }
+
+/** Turns holding the secret bare: a reply, a command, an edit's replaced text. */
+const BARE: Turn[] = [
+  { say: `Logged in to the database with ${SECRET} successfully.` },
+  { bash: `echo ${SECRET} > /tmp/login.txt`, out: "", exit: 0 },
+  { edit: "/w/p/notes.txt", old: `login ${SECRET}`, new: "login removed" },
+];
+
+/** Every row of the index that holds the secret, by table (the vocabulary included). */
+function rowsHolding(env: Env): Record<string, number> {
+  const store = Store.open(indexPath(env));
+  try {
+    const n = (sql: string) => (store.db.prepare(sql).get(`%${SECRET}%`) as { n: number }).n;
+    return {
+      events: n("SELECT count(*) n FROM events WHERE text LIKE ? OR data LIKE ?1"),
+      commands: n("SELECT count(*) n FROM commands WHERE command LIKE ?"),
+      files: n("SELECT count(*) n FROM files WHERE old LIKE ? OR new LIKE ?1"),
+      titles: n("SELECT count(*) n FROM sessions WHERE title LIKE ?"),
+      vocab: n("SELECT count(*) n FROM vocab WHERE term LIKE ?"),
+      fts: n("SELECT count(*) n FROM events_vocab WHERE term LIKE ?"),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+const NONE = { events: 0, commands: 0, files: 0, titles: 0, vocab: 0, fts: 0 };
+
+/** Not held by any row, not found by search, not shown. */
+async function assertMaskedRows(env: Env): Promise<void> {
+  assertEquals(rowsHolding(env), NONE);
+  const found = await deja(env, ["--no-refresh", SECRET]);
+  assert(!found.out.includes(SECRET), found.out);
+  assertEquals(found.code, 1, found.out);
+  const shown = await deja(env, ["show", ID.slice(0, 8), "--full"]);
+  assert(shown.out.includes("Logged in to the database with [redacted:prose_password]"), "shown");
+  assert(!shown.out.includes(SECRET), "shown in clear");
+}
+
+for (const worker of ["0", "1"]) {
+  const where = worker === "1" ? "a parse worker" : "in process";
+  Deno.test(`a value named in a session's third chunk is masked where its first held it bare (${where})`, async () => {
+    using tmp = scopedTempDir("deja-secrets-");
+    const { env, file } = world(tmp.path, worker);
+    write(file, [
+      ...BARE,
+      ...filler(3),
+      { user: `the db password is ${SECRET} - connect to prod` },
+    ]);
+    assert(await chunksOf(env, file) >= 3, "the session is read in three chunks or more");
+    await runIndex(env, parsers, { only: ["claude"] });
+    await assertMaskedRows(env);
+  });
+}
+
+Deno.test("a value named in a part of a session appended later is masked in the part an earlier run indexed", async () => {
+  using tmp = scopedTempDir("deja-secrets-");
+  const { env, file } = world(tmp.path, "0");
+  const first: Turn[] = [...BARE, { say: "filler reply about the flaky build" }];
+  const spec = (turns: Turn[]) =>
+    claudeLines({
+      id: ID,
+      cwd: "/w/p",
+      start: "2026-11-21T11:00:00Z",
+      title: `Connect with ${SECRET}`,
+      turns,
+    });
+  writeFileSync(file, spec(first).join("\n") + "\n");
+  await runIndex(env, parsers, { only: ["claude"] });
+  assert(rowsHolding(env).events > 0, "the first run stored the value: no cue named it yet");
+  const before = texts(env).length;
+  // The same lines, and after them the cue (the file appended to, as a live session is).
+  writeFileSync(
+    file,
+    spec([...first, { user: `the db password is ${SECRET} - connect to prod` }]).join("\n") +
+      "\n",
+  );
+  const r = await runIndex(env, parsers, { only: ["claude"] });
+  assertEquals(r.harnesses[0].errors, []);
+  await assertMaskedRows(env);
+  assertEquals(texts(env).length, before + 1, "the first part's events kept, one added");
+});
