@@ -17,7 +17,7 @@ import process from "node:process";
 import { cpuMs, replayCorpus } from "./_replay.ts";
 import { claude } from "../parsers/claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
-import { prepareChunk } from "../lib/prepare.ts";
+import { prepareChunk, SessionSecrets } from "../lib/prepare.ts";
 import { VocabCollector } from "../lib/search/tokenize.ts";
 
 const { values } = parseArgs({
@@ -35,6 +35,7 @@ const env = found.env;
 async function pass(stage: 0 | 1 | 2): Promise<{ ms: number; events: number; digest: string }> {
   const hash = createHash("sha256");
   const vocab = new VocabCollector();
+  const secrets = new SessionSecrets();
   let events = 0;
   const c0 = process.cpuUsage();
   for (const src of found.sources) {
@@ -43,7 +44,7 @@ async function pass(stage: 0 | 1 | 2): Promise<{ ms: number; events: number; dig
     for await (const chunk of claude.parse(src, new SourceCtx(env))) {
       events += chunk.events.length;
       if (stage === 0) continue;
-      const ready = prepareChunk(chunk, vocab);
+      const ready = prepareChunk(chunk, vocab, undefined, undefined, secrets);
       if (stage === 2) hash.update(JSON.stringify(ready));
     }
   }

@@ -3,7 +3,9 @@
  * tokenised where they were parsed) into the store: the session row, events,
  * and the derived rows (`commands` with exit status, `files` with replaced
  * spans and written lines). Everything here needs the database; everything
- * that does not is done before, off the writer's thread where it can be.
+ * that does not is done before, off the writer's thread where it can be. A secret value a
+ * chunk names after events of its session were written is masked in those when the pass
+ * ends (lib/mask_written.ts).
  *
  * Where the writer's CPU goes (issue 18; the 100 MB bench corpus: 67 sources
  * of one session each, 266 chunks, 54,508 events of 28 MB text), as
@@ -45,8 +47,9 @@ import type { Session } from "../core/model.ts";
 import { Q } from "./schema.ts";
 import { mergeTimes } from "./merge.ts";
 import type { Store } from "./store.ts";
-import type { RedactionCounts } from "./redact.ts";
-import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
+import type { FoundSecrets, RedactionCounts } from "./redact.ts";
+import { MAX_SESSION_SECRETS, type PreparedChunk, type PreparedEvent } from "./prepare.ts";
+import { maskWritten } from "./mask_written.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
@@ -231,6 +234,14 @@ interface Slot {
   prompts?: boolean;
   /** Of a session written over what the index holds ({@link MergePlan}): new events' seqs. */
   at?: ReadonlyMap<number, number>;
+  /**
+   * Secret values a chunk named after the index held events of the session (its chunks before,
+   * or an earlier run's part): masked in them when the pass ends (lib/mask_written.ts). At most
+   * MAX_SESSION_SECRETS; in memory only.
+   */
+  named?: FoundSecrets;
+  /** The last event row id written before the last chunk that added to {@link named}. */
+  namedAfter?: number;
 }
 
 /**
@@ -415,12 +426,42 @@ export class SourceWriter {
     this.vocab.add(chunk.tokens);
     chunk.kept?.();
     const slot = this.slot(chunk);
+    // Values named now that events the index holds already may repeat bare (trial 111 F5).
+    if (chunk.named && slot.nextSeq > 0) this.noteNamed(slot, chunk.named);
     for (const e of chunk.events) {
       if (slot.prompts && this.holdsPrompt(slot.id, e)) continue;
       this.writeEvent(slot, e);
     }
     for (const [kind, n] of Object.entries(chunk.redactions)) {
       this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
+    }
+  }
+
+  /** Keeps `named` for {@link maskNamed}, at most MAX_SESSION_SECRETS a session. */
+  private noteNamed(slot: Slot, named: readonly [string, string][]): void {
+    slot.namedAfter = Q.maxEventId.get(this.store, {})!.id;
+    const to = slot.named ??= new Map();
+    for (const [v, kind] of named) if (to.size < MAX_SESSION_SECRETS) to.set(v, kind);
+  }
+
+  /**
+   * Masks in each session the values its later chunks named (lib/mask_written.ts). events_fts
+   * catches up first when it lacks events of the session written before the last chunk that
+   * named some (those after it were masked as they were prepared); else it is not moved ahead
+   * of its batch (lib/write_batch.ts): a full index of the bench corpus with every session
+   * naming 8 values late cost ~0.4 s more CPU of ~4 s when each source caught up.
+   */
+  private maskNamed(): void {
+    for (const slot of this.slots.values()) {
+      if (!slot.named) continue;
+      const from = textFrom.get(this.store);
+      const to = slot.namedAfter ?? 0;
+      if (
+        from !== undefined && from <= to &&
+        Q.sessionHoldsIds.get(this.store, { session: slot.id, from, to })
+      ) this.indexText();
+      maskWritten(this.store, slot.id, slot.named, this.redactions, () => this.indexText());
+      slot.named = slot.namedAfter = undefined;
     }
   }
 
@@ -460,6 +501,7 @@ export class SourceWriter {
     // In the same transaction as the stamp: the stores an exclusion left sessions out of.
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
+    this.maskNamed();
     if (!deferred) this.indexText();
     for (const slot of this.slots.values()) {
       Q.countEvents.run(this.store, { id: slot.id });

@@ -84,7 +84,7 @@ import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
 import type { ParseJob } from "./parse_job.ts";
 import { type ParseRun, WorkerLane, WorkerRun } from "./parse_run.ts";
-import { prepareChunk, type PreparedChunk } from "./prepare.ts";
+import { prepareChunk, type PreparedChunk, SessionSecrets } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
 import { trace, tracing } from "../core/trace.ts";
@@ -422,8 +422,9 @@ export async function* prepared(
   ctx?: Pick<SourceCtx, "skip">,
 ): AsyncGenerator<PreparedChunk> {
   const vocab = new VocabCollector();
+  const secrets = new SessionSecrets();
   const cut = ctx && ((where: string, detail: string) => ctx.skip("cut_long", where, detail));
-  for await (const c of chunks) yield prepareChunk(c, vocab, label, cut);
+  for await (const c of chunks) yield prepareChunk(c, vocab, label, cut, secrets);
 }
 
 /** A parse in process: it runs as its chunks are read. */

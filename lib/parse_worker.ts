@@ -48,7 +48,7 @@ import {
   type ParseJob,
   snapshot,
 } from "./parse_job.ts";
-import { prepareChunk } from "./prepare.ts";
+import { prepareChunk, SessionSecrets } from "./prepare.ts";
 import { encodeChunk, wireBytes } from "./chunk_wire.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import { trace, traceNow, tracing } from "../core/trace.ts";
@@ -56,6 +56,9 @@ import { trace, traceNow, tracing } from "../core/trace.ts";
 trace("worker loaded");
 
 const vocab = new VocabCollector();
+
+/** Secret values a cue named in the chunks of the session being read (lib/prepare.ts). */
+const secrets = new SessionSecrets();
 
 /**
  * Tokens the writer said it kept (lib/parse_run.ts WorkerLane.kept): a chunk
@@ -156,6 +159,7 @@ async function run(job: ParseJob, env: Env): Promise<void> {
       vocab,
       job.label,
       (where, detail) => ctx.skip("cut_long", where, detail),
+      secrets,
     );
     const wire = encodeChunk(ready);
     const bytes = wireBytes(wire);
@@ -183,6 +187,7 @@ async function runAll(batch: ParseBatch): Promise<void> {
   for (const job of batch.jobs) {
     vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
     vocab.owner = undefined;
+    secrets.owner = undefined;
     try {
       await run(job, env);
     } catch (e) {

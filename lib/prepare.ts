@@ -9,7 +9,13 @@
  * @module
  */
 import type { EditSpan, Event, Session } from "../core/model.ts";
-import { type FoundSecrets, redact, type RedactionCounts, redactRepeats } from "./redact.ts";
+import {
+  type FoundSecrets,
+  namedByCue,
+  redact,
+  type RedactionCounts,
+  redactRepeats,
+} from "./redact.ts";
 import { renderCall } from "./render.ts";
 import { eventFlags } from "./search/signals.ts";
 import { VocabCollector } from "./search/tokenize.ts";
@@ -108,12 +114,40 @@ export interface PreparedChunk extends Omit<Session, "events"> {
    */
   tokens: string[];
   /**
+   * Secret values a cue named in this chunk (value, kind) that the session's earlier chunks
+   * of this read did not name: the writer masks them where the index holds them bare already
+   * (its earlier chunks, or a part of the session an earlier run read; lib/ingest.ts). They
+   * cross to the writer in memory only and are never stored. Absent when there are none.
+   */
+  named?: [string, string][];
+  /**
    * Called by the writer once it took {@link tokens} into its vocabulary: the
    * parse worker that sent them then leaves them out of the chunks it prepares
    * next, of any session (lib/parse_worker.ts). Absent where no worker waits to hear.
    */
   kept?: () => void;
 }
+
+/**
+ * Secret values a cue named (lib/redact.ts `namedByCue`) in the chunks of one session
+ * prepared so far, masked where its later chunks repeat them bare: parsers yield a large
+ * session in several chunks (lib/parse_worker.ts, lib/parse_pool.ts keep one of these per
+ * reader, as they keep a {@link VocabCollector}). In memory only; another session starts it
+ * again. Values of the other kinds are not kept: their own form finds them anywhere.
+ */
+export class SessionSecrets {
+  /** The session the values belong to (`harness\u0000id`). */
+  owner: string | undefined;
+  /** At most {@link MAX_SESSION_SECRETS}. */
+  readonly values: FoundSecrets = new Map();
+}
+
+/**
+ * Values a {@link SessionSecrets} keeps per session: past it, a value found later is masked
+ * in its own chunk only (trial 111 F5 named one; each kept value costs every later chunk of
+ * the session a little of its scan for repeats).
+ */
+export const MAX_SESSION_SECRETS = 256;
 
 /**
  * Prepares one chunk. `vocab` collects the chunk's tokens: the chunk lists
@@ -125,12 +159,17 @@ export interface PreparedChunk extends Omit<Session, "events"> {
  * kept, whatever their session ({@link VocabCollector.known}, lib/parse_worker.ts).
  * The writer takes a session's chunks all or none (lib/ingest.ts), so a token
  * left out of a later chunk is never missing from `vocab`.
+ *
+ * `secrets` is shared by the chunks of a session the same way: a value a cue named in an
+ * earlier chunk is masked where a later one repeats it bare (trial 111 F5: a password named
+ * in a 1.2 MB session's first event was stored in clear where its last repeated it).
  */
 export function prepareChunk(
   chunk: Session,
   vocab: VocabCollector = new VocabCollector(),
   label?: Label,
   cut?: CutReport,
+  secrets: SessionSecrets = new SessionSecrets(),
 ): PreparedChunk {
   const c = label ? labelSession(label, chunk) : chunk;
   const redactions: RedactionCounts = {};
@@ -140,10 +179,21 @@ export function prepareChunk(
     vocab.clear();
     vocab.owner = owner;
   }
+  if (secrets.owner !== owner) {
+    secrets.values.clear();
+    secrets.owner = owner;
+  }
   // Two passes: the first redacts each event's text and notes the secrets found; the second
-  // masks those values where an event repeats them with no cue (before or after the cue).
-  const found: FoundSecrets = new Map();
+  // masks those values, and those the session's earlier chunks named, where an event repeats
+  // them with no cue (before or after the cue).
+  const found: FoundSecrets = new Map(secrets.values);
   const texts = c.events.map((e) => redact(eventText(e), redactions, found));
+  const named: [string, string][] = [];
+  for (const [v, kind] of found) {
+    if (!namedByCue(kind) || secrets.values.has(v)) continue;
+    if (named.length < MAX_SESSION_SECRETS) named.push([v, kind]);
+    if (secrets.values.size < MAX_SESSION_SECRETS) secrets.values.set(v, kind);
+  }
   if (cut) reportCuts(c, texts, cut);
   const again = redactRepeats(found);
   const clean = again ?? ((t: string) => t);
@@ -163,6 +213,7 @@ export function prepareChunk(
     events,
     redactions,
     tokens: vocab.take(),
+    ...(named.length ? { named } : {}),
   };
 }
 

@@ -1,6 +1,13 @@
 import { assert, assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import type { Session } from "../core/model.ts";
-import { MAX_RESULT, MAX_TEXT, prepareChunk } from "./prepare.ts";
+import {
+  MAX_RESULT,
+  MAX_SESSION_SECRETS,
+  MAX_TEXT,
+  prepareChunk,
+  SessionSecrets,
+} from "./prepare.ts";
+import { VocabCollector } from "./search/tokenize.ts";
 import { isLoss, skipsText } from "./skips.ts";
 
 const SECRET = "Zq7mVx2pLk9wRt4n";
@@ -30,9 +37,11 @@ function chunk(): Session {
 }
 
 Deno.test("a secret a cue names once is masked where an event repeats it bare, before and after", () => {
-  const ready = prepareChunk(chunk());
+  const { named, ...ready } = prepareChunk(chunk());
   const all = JSON.stringify(ready);
   assert(!all.includes(SECRET), all);
+  // Only the list the writer masks earlier parts of the session by holds it (in memory).
+  assertEquals(named, [[SECRET, "assignment"]]);
   assertStringIncludes(ready.events[0].text, "staging login keeps failing with [redacted:");
   assertStringIncludes(ready.events[3].text, "FATAL: password [redacted:");
   assert(!ready.tokens.some((t) => t.toLowerCase().includes(SECRET.toLowerCase())), "vocabulary");
@@ -94,4 +103,42 @@ Deno.test("an event the index keeps shortened is told of, with how much of it is
     skipsText({ cut_long: 2, malformed_json: 1 }),
     "skipped: 1 malformed_json, shortened (middle not searchable): 2 cut_long",
   );
+});
+
+Deno.test("values a cue named in a session's chunk are masked in its later chunks; kept bounded, per session", () => {
+  const secrets = new SessionSecrets();
+  const vocab = new VocabCollector();
+  const at = (id: string, ...texts: string[]): Session => ({
+    harness: "claude",
+    id,
+    path: "/tmp/s.jsonl",
+    events: texts.map((text) => ({ kind: "user", text })),
+  });
+  // A value known by its own form (a provider token) is found anywhere: not kept.
+  const named = Array.from(
+    { length: MAX_SESSION_SECRETS + 5 },
+    (_, i) => `DB_PASSWORD=Xq7Lk${i}zzRt`,
+  );
+  prepareChunk(
+    at("s1", `DB_PASSWORD=${SECRET}`, "sk-ant-api03-" + "Zz9".repeat(10)),
+    vocab,
+    undefined,
+    undefined,
+    secrets,
+  );
+  assertEquals([...secrets.values.keys()], [SECRET]);
+  const later = prepareChunk(
+    at("s1", `it worked with ${SECRET} again`),
+    vocab,
+    undefined,
+    undefined,
+    secrets,
+  );
+  assertEquals(later.events[0].text, "it worked with [redacted:assignment] again");
+  assertEquals(later.redactions, { assignment: 1 });
+  prepareChunk(at("s1", ...named), vocab, undefined, undefined, secrets);
+  assertEquals(secrets.values.size, MAX_SESSION_SECRETS);
+  // Another session starts again: nothing of s1 is kept for it.
+  prepareChunk(at("s2", "nothing secret here"), vocab, undefined, undefined, secrets);
+  assertEquals(secrets.values.size, 0);
 });

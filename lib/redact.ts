@@ -148,6 +148,19 @@ export type RedactionCounts = Record<string, number>;
  */
 export type FoundSecrets = Map<string, string>;
 
+/**
+ * Kinds whose value a cue names (`password=`, `the password is`, `-p`, a bearer or a URL's
+ * credentials: a rule's value group), so that it is known as a secret only beside its cue.
+ * The values of the other kinds (provider tokens, keys, JWTs, high-entropy values) are
+ * known by their own form wherever they stand.
+ */
+const CUED = new Set(RULES.filter((r) => r.re.includes("(?<v>")).map((r) => r.kind));
+
+/** Whether a value of `kind` was known as a secret by its cue alone ({@link CUED}). */
+export function namedByCue(kind: string): boolean {
+  return CUED.has(kind);
+}
+
 /** Shortest value masked again where it repeats (shorter ones are too likely to be words). */
 const MIN_REPEAT = 8;
 

@@ -367,6 +367,84 @@ export const Q = {
     WHERE id = ?`,
     ["kind", "text", "time", "tool", "call_id", "data", "flags", "id"],
   ),
+  // --- secret values named after their repeats were written (lib/mask_written.ts) ---
+  // `values` is a JSON array of the values; a row is returned when it holds any of them.
+  /** Events of session `session` events_fts matches for `match` (a phrase). */
+  eventsMatching: query<{ match: string; session: number }, { id: number }>(
+    `SELECT e.id FROM events_fts JOIN events e ON e.id = events_fts.rowid
+    WHERE events_fts MATCH ? AND e.session_id = ?`,
+    ["match", "session"],
+  ),
+  /** Events of session `session` whose text holds one of `values`. */
+  eventsWithText: query<{ session: number; values: string }, { id: number }>(
+    `SELECT id FROM events WHERE session_id = ?
+    AND EXISTS (SELECT 1 FROM json_each(?) WHERE instr(text, value) > 0)`,
+    ["session", "values"],
+  ),
+  /** Whether session `session` holds an event of row id `from` to `to`. */
+  sessionHoldsIds: query<{ session: number; from: number; to: number }, { one: number }>(
+    `SELECT 1 AS one FROM events WHERE session_id = ? AND id BETWEEN ? AND ? LIMIT 1`,
+    ["session", "from", "to"],
+  ),
+  /** The largest event row id (0 when none). */
+  maxEventId: query<Record<string, never>, { id: number }>(
+    `SELECT coalesce(max(id), 0) AS id FROM events`,
+    [],
+  ),
+  /** Calls of session `session` whose data (their input) holds one of `values`. */
+  callsHolding: query<{ session: number; values: string }, { id: number }>(
+    `SELECT id FROM events WHERE session_id = ? AND kind = 'tool_call' AND data IS NOT NULL
+    AND EXISTS (SELECT 1 FROM json_each(?) WHERE instr(data, value) > 0)`,
+    ["session", "values"],
+  ),
+  /** An event's text and data. */
+  eventTextData: query<{ id: number }, { text: string; data: string | null }>(
+    `SELECT text, data FROM events WHERE id = ?`,
+    ["id"],
+  ),
+  /** An event's text masked (its events_fts entry follows by trigger). */
+  setEventText: query<{ text: string; id: number }>(
+    `UPDATE events SET text = ? WHERE id = ?`,
+    ["text", "id"],
+  ),
+  /** An event's data masked. */
+  setEventData: query<{ data: string | null; id: number }>(
+    `UPDATE events SET data = ? WHERE id = ?`,
+    ["data", "id"],
+  ),
+  /** Command rows of session `session` holding one of `values`. */
+  commandRowsHolding: query<
+    { session: number; values: string },
+    { event_id: number; command: string }
+  >(
+    `SELECT event_id, command FROM commands WHERE session_id = ? AND EXISTS
+    (SELECT 1 FROM json_each(?) WHERE instr(command, value) > 0)`,
+    ["session", "values"],
+  ),
+  /** A command row masked. */
+  setCommand: query<{ command: string; event: number }>(
+    `UPDATE commands SET command = ? WHERE event_id = ?`,
+    ["command", "event"],
+  ),
+  /** File rows of session `session` whose spans hold one of `values`. */
+  filesHolding: query<
+    { session: number; values: string },
+    { id: number; old: string | null; new: string | null }
+  >(
+    `SELECT id, old, new FROM files WHERE session_id = ? AND EXISTS
+    (SELECT 1 FROM json_each(?) WHERE instr(old, value) > 0 OR instr(new, value) > 0)`,
+    ["session", "values"],
+  ),
+  /** A file row's spans masked. */
+  setFileSpans: query<{ old: string | null; new: string | null; id: number }>(
+    `UPDATE files SET old = ?, new = ? WHERE id = ?`,
+    ["old", "new", "id"],
+  ),
+  /** A session's title masked. */
+  setTitle: query<{ title: string | null; id: number }>(
+    `UPDATE sessions SET title = ? WHERE id = ?`,
+    ["title", "id"],
+  ),
   /** Removes the command row of event `event`. */
   deleteDerived: query<{ event: number }>(`DELETE FROM commands WHERE event_id = ?`, ["event"]),
   /** Removes the file rows of event `event`. */

@@ -115,6 +115,10 @@ export const SEARCH_Q = {
     ["terms"],
   ),
   deleteVocab: query<Term>(`DELETE FROM vocab WHERE term = ?`, ["term"]),
+  /** Whether `vocab` holds `term`. */
+  vocabHolds: query<Term, { one: number }>(`SELECT 1 AS one FROM vocab WHERE term = ?`, [
+    "term",
+  ]),
   /** Every token of the text index `vocab` lacks, added (lib/search/vocab.ts repairVocab). */
   repairVocab: query(
     `INSERT OR IGNORE INTO vocab(term) SELECT term FROM events_vocab

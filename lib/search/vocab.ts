@@ -9,7 +9,8 @@
  * transaction; `deja forget` deletes the tokens no remaining event holds
  * ({@link pruneVocab}). A token of a replaced event may linger until then; the
  * tiers check every candidate against `events_vocab` (FTS5's own view of
- * events_fts), so a lingering token is never a match.
+ * events_fts), so a lingering token is never a match. A secret's word masked
+ * after it was written leaves at once ({@link dropTerms}).
  *
  * @module
  */
@@ -186,6 +187,31 @@ export function pruneVocab(store: Store, terms: Iterable<string>): number {
   }
   resetVocabCache(store);
   return n;
+}
+
+/**
+ * Takes out of `vocab`, and out of the tokens waiting to be inserted, each of `terms` that no
+ * event holds any more, leaving the rest of what this process knows of `vocab` as it is (a
+ * secret masked in events written before it was known to be one, lib/mask_written.ts; run
+ * once events_fts holds the masked texts). Unlike {@link pruneVocab}, pending tokens of the
+ * open transaction stay pending.
+ *
+ * @returns how many were taken out.
+ */
+export function dropTerms(store: Store, terms: Iterable<string>): number {
+  const s = collectors.get(store);
+  const pending = new Set(s?.pending);
+  const gone = new Set<string>();
+  for (const t of terms) {
+    // Only a term written or to be written is looked up in events_fts (a few ms each while
+    // the writer's transaction holds many segments).
+    if (!pending.has(t) && !Q.vocabHolds.get(store, { term: t })) continue;
+    if (docs(store, t) === 0) gone.add(t);
+  }
+  if (!gone.size) return 0;
+  if (s) s.pending = s.pending.filter((t) => !gone.has(t));
+  for (const t of gone) Q.deleteVocab.run(store, { term: t });
+  return gone.size;
 }
 
 /** Events holding `term` (an index token), from FTS5's own vocabulary. */
