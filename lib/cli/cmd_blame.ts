@@ -208,12 +208,20 @@ export function blameJson(d: BlameData): Record<string, unknown> {
 /** The sessions as text, with the gist of their newest changes (colour on a terminal). */
 export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
+  // Matched by a suffix or the name alone, the sessions may have touched different files: each
+  // says its own (trial 113 F3: lib/d.py's and tests/d.py's sessions read as one file's).
+  const files = d.match === "exact" ? 1 : new Set(d.sessions.flatMap((s) => s.paths)).size;
   const out: string[] = [
     c.bold(tilde(foundPath(d, d.typed), io.env.home)) +
-    c.dim(`  ${matchLabel(d)}, ${d.listed} session${d.listed === 1 ? "" : "s"}`),
+    c.dim(
+      `  ${matchLabel(d)}, ${d.listed} session${d.listed === 1 ? "" : "s"}` +
+        (files > 1 ? ` of ${files} files` : ""),
+    ),
   ];
   if (d.line) out.push(...lineHeader(d, c));
-  for (const s of d.sessions) out.push(...sessionLines(s, io, c, d.line?.text != null));
+  for (const s of d.sessions) {
+    out.push(...sessionLines(s, io, c, d.line?.text != null, files > 1));
+  }
   // Sessions of an earlier file of this name, moved away before this one was made (trial 105
   // F2): left out, and where their file went said.
   for (const a of d.awayText ?? []) out.push("", c.dim(a));
@@ -251,10 +259,12 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
 function runBlame(a: Args, io: IO): number {
   const args = parseBlame(a, io.cwd);
   const d = withStore(io, (store) => blameData(store, args, io));
-  // A path typed (not a bare name) that only files of its name elsewhere match: they are
-  // listed as the nearest, and the file itself was found in none (trial 94 F7: the absolute
-  // path of a file no session touched answered 9 sessions of other README.md files, exit 0).
-  const elsewhere = d.sessions.length > 0 && d.match === "basename" && /[/\\]/.test(args.path);
+  // A path that only files of its name elsewhere match: they are listed as the nearest, and
+  // the file itself was found in none (trial 94 F7: the absolute path of a file no session
+  // touched answered 9 sessions of other README.md files, exit 0). A bare name too: the file of
+  // that name here is none of them, and those elsewhere may be several (trial 113 F3: `deja
+  // blame d.py` from /tmp listed lib/d.py's and tests/d.py's sessions as one, exit 0).
+  const elsewhere = d.sessions.length > 0 && d.match === "basename";
   // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
   // dozen sessions edited. Before --json, which printed an empty listing with exit 1 (trial 97
   // F7); a path ending in a slash is a folder whether or not it is on this machine.
@@ -311,6 +321,7 @@ function sessionLines(
   io: Pick<IO, "env">,
   c: ReturnType<typeof colors>,
   byLine: boolean,
+  named = false,
 ): string[] {
   const counts = [
     s.edits && `${s.edits} edit${s.edits === 1 ? "" : "s"}`,
@@ -338,6 +349,11 @@ function sessionLines(
     }  ${tilde(s.session.project, io.env.home)}  ${c.dim(said)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
+  // The file of the name it touched, where the sessions listed touched several.
+  if (named) {
+    const files = s.paths.map((p) => tilde(p, io.env.home)).join(", ");
+    lines.push(`  ${c.dim(s.paths.length === 1 ? "file:" : "files:")} ${oneLine(files, 200)}`);
+  }
   // Its changes under the names it had before are its history (trial 97 F1).
   if (s.moved_from) {
     lines.push(

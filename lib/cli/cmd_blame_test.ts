@@ -122,10 +122,11 @@ Deno.test("blame of a path only other files of its name match lists them as the 
     assertStringIncludes(other.out(), "basename match");
     const json = captureIO(ix.env, false);
     assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 1);
-    // A bare name is asked by its name: found, exit 0.
+    // A bare name no file here has is answered so too (trial 113 F3: exit 0, as if found).
     const bare = captureIO(ix.env, false);
-    assertEquals(await blameCmd.run({ values: {}, positionals: ["retry.ts"] }, bare.io), 0);
-    assertEquals(bare.err(), "");
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["retry.ts"] }, bare.io), 1);
+    assertStringIncludes(bare.err(), "itself; listed: files of its name elsewhere");
+    assertStringIncludes(bare.out(), "basename match, 1 session\n");
   } finally {
     ix.cleanup();
   }
@@ -234,7 +235,7 @@ Deno.test("blame's header counts the sessions it lists, not the throwaway ones l
   try {
     const pipe = captureIO(ix.env, false);
     const args = { values: { limit: "1" }, positionals: ["README.md"] };
-    assertEquals(await blameCmd.run(args, pipe.io), 0);
+    assertEquals(await blameCmd.run(args, pipe.io), 1);
     assert(pipe.out().startsWith("README.md  basename match, 2 sessions\n"), pipe.out());
     assertStringIncludes(pipe.err(), "showing 1 of 2: --limit shows more");
     assertStringIncludes(pipe.err(), "1 session of throwaway");
@@ -279,7 +280,8 @@ Deno.test("blame names each change's path when several matched, says who spoke a
   }]);
   try {
     const pipe = captureIO(ix.env, false);
-    assertEquals(await blameCmd.run({ values: {}, positionals: ["README.md"] }, pipe.io), 0);
+    // A bare name no file here has: exit 1 (trial 113 F3).
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["README.md"] }, pipe.io), 1);
     // Trial 9: "2 edits" of two files told apart only by --json; `before:` read as old text.
     assertStringIncludes(pipe.out(), "  /w/app/web/README.md\n");
     assertStringIncludes(pipe.out(), "  /w/app/README.md\n");
@@ -539,6 +541,43 @@ Deno.test("blame names each session's own names and the session that moved the f
       }],
       "c3c30000-1111-4222-8333-000000000110",
     ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 113 F3: `deja blame d.py` where no d.py is listed the sessions of lib/d.py and of
+// tests/d.py as one "basename match" list, no session saying which file it touched, exit 0.
+Deno.test("blame of a bare name several files elsewhere have names each session's file, exit 1", async () => {
+  const s = (n: number, file: string) => ({
+    id: `b1130000-1111-4222-8333-00000000000${n}`,
+    cwd: "/w/app",
+    start: `2026-10-0${n}T10:00:00Z`,
+    turns: [{ user: `change d ${n}` }, { edit: file, old: "a", new: `b${n}` }],
+  });
+  const ix = await indexSessions([s(1, "/w/app/lib/d.py"), s(2, "/w/app/tests/d.py")]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["d.py"] }, pipe.io), 1);
+    assertStringIncludes(pipe.err(), "deja: no session touched /d.py itself");
+    const out = pipe.out();
+    assert(out.startsWith("d.py  basename match, 2 sessions of 2 files\n"), out);
+    const blocks = out.split("\n\n").slice(1);
+    assertEquals(blocks.length, 2, out);
+    assertStringIncludes(
+      blocks.find((b) => b.includes("change d 1"))!,
+      "  file: /w/app/lib/d.py\n",
+    );
+    assertStringIncludes(
+      blocks.find((b) => b.includes("change d 2"))!,
+      "  file: /w/app/tests/d.py\n",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { json: true }, positionals: ["d.py"] }, json.io), 1);
+    // One file's sessions (a suffix match here) are named by the header, as before.
+    const one = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["lib/d.py"] }, one.io), 0);
+    assert(!one.out().includes("file:"), one.out());
   } finally {
     ix.cleanup();
   }

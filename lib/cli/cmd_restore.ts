@@ -568,7 +568,7 @@ function runRestore(a: Args, io: IO): number {
     } else if (written.spliced) {
       io.out(
         `put span ${span.n} (${span.lines} line${span.lines === 1 ? "" : "s"}) back in ${where} ` +
-          `at line ${written.spliced.line}, in place of the text its edit put there; ` +
+          `at line ${written.spliced.line}, in place of the text its ${span.op} put there; ` +
           "the rest of the file is unchanged\n",
       );
     } else {

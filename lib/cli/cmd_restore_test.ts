@@ -430,10 +430,20 @@ Deno.test("a write over a file whose store kept the file before it is restorable
     const d = restoreData(ix.store, parseRestore({ values: junk, positionals: [file] }), pipe.io);
     assertEquals([d.spans[0].op, d.spans[0].restorable, d.spans[0].text], ["write", true, before]);
     // Put back in place while the file holds what the write put there: the write undone.
-    const io = captureIO(ix.env, false).io;
+    const io0 = captureIO(ix.env, false).io;
+    const unforced = await assertRejects(
+      () =>
+        restoreCmd.run({ values: { span: "1", out: file, junk: true }, positionals: [file] }, io0),
+      DejaError,
+    ) as DejaError;
+    assertStringIncludes(unforced.hint ?? "", "in place of the text its write put there");
+    const put = captureIO(ix.env, false);
+    const io = put.io;
     const values = { span: "1", out: file, force: true, junk: true };
     assertEquals(await restoreCmd.run({ values, positionals: [file] }, io), 0);
     assertEquals(readFileSync(file, "utf8"), before);
+    // Said as the write it was (trial 113 F9: "in place of the text its edit put there").
+    assertStringIncludes(put.out(), "in place of the text its write put there");
     // A write that created a file has nothing before it.
     const fresh = restoreData(
       ix.store,

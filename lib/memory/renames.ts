@@ -162,6 +162,21 @@ export function earlierNames(
       if (copy) viaCopy = true;
     }
     if (came) {
+      // Moved aside and back (`mv a tmp`, then `mv tmp a`): the file was here, or had that
+      // earlier name, all along; the names on the way round are none of its history (trial 113
+      // F1: the session that made copy.py by `cp` was left out as another file's).
+      if (now === target) {
+        out.length = 0;
+        viaCopy = false;
+        continue;
+      }
+      const round = out.findIndex((n) => n.path === now);
+      if (round >= 0) {
+        out.length = round + 1;
+        out[round].from = 0;
+        viaCopy = Boolean(out[round].copied);
+        continue;
+      }
       out.forEach((n) => n.from === 0 && (n.from = r.seq));
       out.push({
         sessionId: sid,
@@ -529,19 +544,17 @@ export function movesAway(
   if (!asked.size) return [];
   const out: MoveAway[] = [];
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify([...asked]) })) {
-    for (const r of reads.commands(s.id)) {
-      const told = toldMoves(r.moves, s.project);
+    const rows = reads.commands(s.id);
+    const steps = stepsIn(rows, s.project);
+    for (const [i, r] of rows.entries()) {
       const found: Array<{ to?: string; removed?: true }> = [];
       // Removed whole, or with the folder holding it, or by a glob naming it.
-      for (const p of told.removed) {
-        const a = resolvedIn(p, s.project);
-        if (a && globNames(a, target)) found.push({ removed: true });
-      }
-      for (const [from, to] of told.moved) {
-        const a = resolvedIn(from, s.project);
-        const b = resolvedIn(to, s.project);
-        if (!a || !b || (a !== target && !target.startsWith(a + "/"))) continue;
-        found.push({ to: b + target.slice(a.length) });
+      for (const a of steps[i].removed) if (globNames(a, target)) found.push({ removed: true });
+      for (const [k, [a, b]] of steps[i].moved.entries()) {
+        if (a !== target && !target.startsWith(a + "/")) continue;
+        const to = b + target.slice(a.length);
+        // Moved aside and back by this session: no move away (trial 113 F2).
+        if (!cameBack(to, target, steps, i, k + 1)) found.push({ to });
       }
       if (!found.length) continue;
       const time = Q.eventsBetween.all(store, { session: s.id, from: r.seq, to: r.seq })[0]?.time;
@@ -551,7 +564,71 @@ export function movesAway(
       }
     }
   }
-  return out.sort((x, y) => x.time - y.time);
+  // Moved aside by one session and back by a later one: no move away either.
+  return out.filter((mv) => mv.to === undefined || !broughtBack(store, mv, target, reads))
+    .sort((x, y) => x.time - y.time);
+}
+
+/** One command's removals and moves, paths whole ({@link cameBack}). */
+interface Step {
+  removed: string[];
+  moved: Array<[string, string]>;
+}
+
+/** The removals and moves of `rows`, paths made whole against `project`, command by command. */
+function stepsIn(rows: readonly MoveCommand[], project: string | null): Step[] {
+  return rows.map((r) => {
+    const told = toldMoves(r.moves, project);
+    const whole = (p: string) => resolvedIn(p, project);
+    return {
+      removed: told.removed.map(whole).filter((p): p is string => p !== undefined),
+      moved: told.moved.map(([a, b]) => [whole(a), whole(b)])
+        .filter((m): m is [string, string] => m[0] !== undefined && m[1] !== undefined),
+    };
+  });
+}
+
+/**
+ * Whether the file at `loc` (whole) is moved back to `target` by `steps`, from move `pair`
+ * of command `from` on, before any removal of it.
+ */
+function cameBack(loc: string, target: string, steps: readonly Step[], from: number, pair = 0) {
+  for (let i = from; i < steps.length; i++) {
+    if (i > from && steps[i].removed.some((p) => globNames(p, loc))) return false;
+    for (const [a, b] of steps[i].moved.slice(i === from ? pair : 0)) {
+      if (loc !== a && !loc.startsWith(a + "/")) continue;
+      loc = b + loc.slice(a.length);
+      if (loc === target) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a later session moved the file `mv` took away from `target` back there (from its
+ * first command that moves it after `mv`'s time on).
+ */
+function broughtBack(store: Store, mv: MoveAway, target: string, reads: MoveReads): boolean {
+  const to = mv.to!;
+  const ids = reads.movingPath(to).filter((id) => id !== mv.session);
+  if (!ids.length) return false;
+  for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
+    const rows = reads.commands(s.id);
+    const steps = stepsIn(rows, s.project);
+    for (const [i, st] of steps.entries()) {
+      if (!st.moved.some(([a]) => to === a || to.startsWith(a + "/"))) continue;
+      const time = Q.eventsBetween.all(store, {
+        session: s.id,
+        from: rows[i].seq,
+        to: rows[i].seq,
+      })[0]
+        ?.time;
+      if (typeof time !== "number" || time <= mv.time) continue;
+      if (cameBack(to, target, steps, i)) return true;
+      break;
+    }
+  }
+  return false;
 }
 
 /**

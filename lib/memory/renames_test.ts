@@ -795,3 +795,108 @@ Deno.test("each session's line names its own names for the file and the session 
     ix.cleanup();
   }
 });
+
+// Trial 113 F1, F2: a later session moved the file aside and straight back (`mv lib/copy.py
+// /tmp/copy.bak`, then `mv /tmp/copy.bak lib/copy.py`). Blame of lib/copy.py left out the
+// session that made it by `cp` and edited it ("moved to /tmp/copy.bak … before this one was
+// made"), restore lost its span; of a file edited in place, blame said "moved later to
+// /tmp/app.bak". The file back where it was is the same file.
+const aside = (back: SessionSpec["turns"][], copied: boolean) => {
+  const at = (n: number, hour: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id: `f1130000-0000-4000-8000-00000000000${n}`,
+    cwd: P,
+    start: `2026-02-0${n}T${hour}:00:00Z`,
+    turns,
+  });
+  const file = copied ? "lib/copy.py" : "lib/app.py";
+  return indexSessions([
+    at(1, "10", [
+      { user: "write it" },
+      { write: `${P}/${copied ? "lib/orig.py" : file}`, content: "x = 1\ny = 2\n" },
+      { say: "Made it." },
+    ]),
+    at(2, "10", [
+      { user: "change y" },
+      ...(copied ? [{ bash: `cp lib/orig.py ${file}`, out: "", exit: 0 }] : []),
+      { edit: `${P}/${file}`, old: "y = 2", new: "y = 3" },
+      { say: "Changed." },
+    ]),
+    ...back.map((turns, i) => at(3 + i, "10", [{ user: "move it aside and back" }, ...turns])),
+  ]);
+};
+
+Deno.test("a file a later session moved aside and back is the same file: its copier's edit stays", async () => {
+  const mv = (a: string, b: string) => ({ bash: `mv ${a} ${b}`, out: "", exit: 0 });
+  const cases: Array<[string, SessionSpec["turns"][]]> = [
+    ["two commands", [[mv("lib/copy.py", "/tmp/copy.bak"), mv("/tmp/copy.bak", "lib/copy.py")]]],
+    ["one line", [[{
+      bash: "mv lib/copy.py lib/copy2.py && mv lib/copy2.py lib/copy.py",
+      out: "",
+      exit: 0,
+    }]]],
+    ["two sessions", [[mv("lib/copy.py", "/tmp/copy.bak")], [mv("/tmp/copy.bak", "lib/copy.py")]]],
+  ];
+  for (const [name, back] of cases) {
+    const ix = await aside(back, true);
+    try {
+      const b = blame(ix.store, "lib/copy.py", { cwd: P });
+      const s2 = b.sessions.find((s) => s.session.native_id.endsWith("02"));
+      assertEquals([s2?.edits, s2?.moved_to, s2?.removed], [1, undefined, undefined], name);
+      assertEquals(b.away, undefined, name);
+      const r = listSpans(ix.store, "lib/copy.py", { cwd: P });
+      assertEquals(r.away, undefined, name);
+      assertEquals(
+        r.spans.filter((s) => s.session.endsWith("02")).map((s) => s.text),
+        ["y = 2"],
+        name,
+      );
+    } finally {
+      ix.cleanup();
+    }
+  }
+});
+
+Deno.test("a file a later session moved aside and back is not said moved later", async () => {
+  const mv = (a: string, b: string) => ({ bash: `mv ${a} ${b}`, out: "", exit: 0 });
+  const cases: Array<[string, SessionSpec["turns"][]]> = [
+    ["aside", [[mv("lib/app.py", "/tmp/app.bak"), mv("/tmp/app.bak", "lib/app.py")]]],
+    ["same folder", [[mv("lib/app.py", "lib/app2.py"), mv("lib/app2.py", "lib/app.py")]]],
+    ["two sessions", [[mv("lib/app.py", "/tmp/app.bak")], [mv("/tmp/app.bak", "lib/app.py")]]],
+  ];
+  for (const [name, back] of cases) {
+    const ix = await aside(back, false);
+    try {
+      const b = blame(ix.store, "lib/app.py", { cwd: P });
+      const said = b.sessions.filter((s) => s.writes || s.edits)
+        .map((s) => [s.session.native_id.slice(-2), s.moved_to, s.moved_on_by]);
+      assertEquals(said, [["02", undefined, undefined], ["01", undefined, undefined]], name);
+      assertEquals(b.away, undefined, name);
+    } finally {
+      ix.cleanup();
+    }
+  }
+  // The session that moved it round and edited it on both sides: no earlier names of its own.
+  const round = await aside([[
+    { edit: `${P}/lib/app.py`, old: "x = 1", new: "x = 4" },
+    mv("lib/app.py", "/tmp/app.bak"),
+    mv("/tmp/app.bak", "lib/app.py"),
+    { edit: `${P}/lib/app.py`, old: "y = 3", new: "y = 5" },
+  ]], false);
+  try {
+    const s3 = blame(round.store, "lib/app.py", { cwd: P }).sessions[0];
+    assertEquals(
+      [s3.session.native_id.slice(-2), s3.edits, s3.moved_from, s3.moved_to],
+      ["03", 2, undefined, undefined],
+    );
+  } finally {
+    round.cleanup();
+  }
+  // A file moved aside and never back went on: still said (the other side of the rule).
+  const ix = await aside([[mv("lib/app.py", "/tmp/app.bak")]], false);
+  try {
+    const b = blame(ix.store, "lib/app.py", { cwd: P });
+    assertEquals(b.sessions.map((s) => s.moved_to), ["/tmp/app.bak", "/tmp/app.bak"]);
+  } finally {
+    ix.cleanup();
+  }
+});

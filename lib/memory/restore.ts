@@ -428,8 +428,8 @@ export function writeSpan(
       throw new DejaError(
         `${path} is the file span ${span.n} came from`,
         exists
-          ? "add --force to put the span back in place of the text its edit put there (the " +
-            "rest of the file is kept), or write it elsewhere and compare"
+          ? `add --force to put the span back in place of the text its ${span.op} put there ` +
+            "(the rest of the file is kept), or write it elsewhere and compare"
           : "write it elsewhere and compare, or add --force to write it there",
       );
     }
@@ -445,7 +445,10 @@ export function writeSpan(
     const hint = `--span ${span.n} prints the old text; -o <another file> writes it out to compare`;
     if (after === "") {
       throw new DejaError(
-        `cannot put span ${span.n} back in ${path}: its edit deleted it and left no text to find`,
+        `cannot put span ${span.n} back in ${path}: ` +
+          (span.op === "write"
+            ? "its write left the file empty and no text to find"
+            : "its edit deleted it and left no text to find"),
         hint + "; put it back by hand",
       );
     }
@@ -458,17 +461,18 @@ export function writeSpan(
       throw new DejaError(
         `cannot put span ${span.n} back in ${path}: ` +
           (count === 0
-            ? "the file no longer holds the text its edit put there (it changed since)"
-            : "the file holds the text its edit put there more than once; which to undo is unclear"),
+            ? `the file no longer holds the text its ${span.op} put there (it changed since)`
+            : `the file holds the text its ${span.op} put there more than once; which to undo ` +
+              "is unclear"),
         hint,
       );
     }
     const doubt = doubtfulPlace(now, after, at);
     if (doubt) {
       throw new DejaError(
-        `cannot put span ${span.n} back in ${path}: the text its edit put there stands whole ` +
+        `cannot put span ${span.n} back in ${path}: the text its ${span.op} put there stands whole ` +
           `only inside the longer line ${doubt.line}, and line ${doubt.grown} holds it grown ` +
-          "longer, so where the edit was is unclear",
+          `longer, so where the ${span.op} was is unclear`,
         hint + "; put it back by hand",
       );
     }
