@@ -72,6 +72,17 @@ Deno.test({
       assertStringIncludes(again.err, "hint: 'deja remote sync devbox' syncs it");
       const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
       assertEquals(list.map((r) => r.name), ["devbox"]);
+      // ssh's default port written out, or left out, is the same target (trial 113 F5).
+      assertEquals((await w.run(["remote", "add", "plain", "me@devbox"])).code, 0);
+      for (const [name, target] of [["p22", "me@devbox:22"], ["p0", "me@devbox"]]) {
+        const twice = await w.run(["remote", "add", name, target]);
+        assertEquals(twice.code, 2, twice.out);
+        assertStringIncludes(twice.err, "me@devbox is already the remote 'plain'");
+      }
+      assertEquals((await w.run(["remote", "add", "p22", "you@devbox:22"])).code, 0);
+      const p22 = await w.run(["remote", "add", "plain22", "you@devbox"]);
+      assertEquals(p22.code, 2, p22.out);
+      assertStringIncludes(p22.err, "you@devbox:22 is already the remote 'p22'");
       // Another login or port is another machine's home.
       assertEquals((await w.run(["remote", "add", "other", "you@devbox:2222"])).code, 0);
       assertEquals((await w.run(["remote", "add", "third", "me@devbox:2200"])).code, 0);

@@ -170,8 +170,9 @@ export function parseRemote(a: Args): RemoteArgs {
 /**
  * Adds a remote to remotes.json.
  *
- * @throws {DejaError} when one of that name exists, or one of that target (`user@host` and
- *   port as typed): its sessions would be indexed twice, once under each name (trial 112 F9).
+ * @throws {DejaError} when one of that name exists, or one of that target (`user@host` as typed,
+ *   and port, 22 the same as none): its sessions would be indexed twice, once under each name
+ *   (trial 112 F9).
  */
 export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): Remote {
   const all = loadRemotes(env);
@@ -181,7 +182,10 @@ export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): 
       `'deja remote remove ${args.name}' first, or pick another name`,
     );
   }
-  const same = all.find((r) => r.host === args.host && r.port === args.port);
+  // ssh's default port written out is the same target (trial 113 F5: `me@host` and `me@host:22`
+  // were both added); an ssh config alias is not followed (it may set another port).
+  const port = (p?: number) => p === 22 ? undefined : p;
+  const same = all.find((r) => r.host === args.host && port(r.port) === port(args.port));
   if (same) {
     const target = `${same.host}${same.port ? `:${same.port}` : ""}`;
     throw new DejaError(
