@@ -63,6 +63,8 @@ export const remoteCmd: CommandSpec = {
     "ssh login has there ($HOME of that login, not this shell's) and the store variables set in",
     "that login's environment (CODEX_HOME, XDG_DATA_HOME, …). A sync that finds none warns",
     "with what it looked for, and exits 1; 'remote list' names stores gone since an earlier sync.",
+    "A session file deleted on the remote is deleted from the mirror too, and said: its sessions",
+    "stay in the index ('remote list' and 'deja sources' count them gone, kept).",
     "",
     "ssh is the command DEJA_SSH names (split on spaces; e.g. 'ssh -F /path/to/ssh_config'), else",
     "'ssh' on PATH, with your ssh config, keys and agent. rsync must be on both machines.",
@@ -402,6 +404,14 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
         r.stale_roots.join(", ")
       } (its sessions are from an earlier sync)\n`;
     }
+    // Session files deleted on the remote, and so from the mirror: kept (trial 113 F10).
+    if (r.gone_stores.length) {
+      const shown = r.gone_stores.slice(0, 4).join(", ") +
+        (r.gone_stores.length > 4 ? `, … ${r.gone_stores.length - 4} more` : "");
+      out += `  ${
+        c.dim("gone from the remote since an earlier sync:")
+      } ${shown} (${r.gone_stores.length} gone, ${plural(r.gone_sessions, "session")} kept)\n`;
+    }
     if (r.last_error) out += `  ${c.red("last error:")} ${r.last_error}\n`;
   }
   return out;
@@ -413,9 +423,11 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
     if (r.ok) {
       w.push({
         to: "out",
-        text: `${r.remote}: ${plural(r.files, "file")} changed, ${fmtBytes(r.bytes)} received in ${
-          (r.ms / 1000).toFixed(1)
-        } s; ${plural(r.sessions, "session")} indexed\n`,
+        text: `${r.remote}: ${plural(r.files, "file")} changed, ${
+          r.gone.length ? `${r.gone.length} gone (its sessions kept), ` : ""
+        }${fmtBytes(r.bytes)} received in ${(r.ms / 1000).toFixed(1)} s; ${
+          plural(r.sessions, "session")
+        } indexed\n`,
       });
       if (r.warning) {
         w.push({
