@@ -610,14 +610,18 @@ export const Q = {
     ["like", "harness", "harness"],
   ),
   /**
-   * As `sessionsByPrefix`, without a remote's sessions the prefix matches by the remote's name
+   * The sessions whose own id starts so: a local session's `native_id`, a remote's own id after
+   * `<remote>:` (`box:cafe0001-…` for `cafe0001`), or its whole id when the prefix goes past the
+   * remote's name (`box:ca`); not a remote's sessions the prefix matches by the remote's name
    * alone (`n`: the prefix's length, in characters; `box:` is longer than `box`).
    */
   sessionsByOwnPrefix: query<{ like: string; harness: string | null; n: number }, SessionRow>(
-    `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
-    AND (origin IS NULL OR length(origin) < ?)
+    `SELECT * FROM sessions s WHERE (? IS NULL OR harness = ?) AND (
+      (native_id LIKE ? ESCAPE '\\' AND (origin IS NULL OR length(origin) < ?))
+      OR (origin IS NOT NULL AND substr(native_id, 1, length(origin) + 1) = origin || ':'
+        AND substr(native_id, length(origin) + 2) LIKE ? ESCAPE '\\'))
     ORDER BY ${UNDATED}, updated DESC LIMIT 20`,
-    ["like", "harness", "harness", "n"],
+    ["harness", "harness", "like", "n", "like"],
   ),
   eventsOfSession: query<{ session: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,

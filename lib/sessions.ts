@@ -106,6 +106,10 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   // A session whose own id starts so comes before a remote's matched only by the machine's
   // name (`cda4b925` of `cda4b925:<id>`; with its colon, `box:`, the name is the remote's):
   // trial 112 F9, a remote named cda4b925 made `deja show cda4b925`, a local id, ambiguous.
+  // A remote's session counts by its own id too, beside the local ones (trial 113 F4: a remote
+  // named cafe0001 took `cafe0001` from `box:cafe0001-…`; F6: a prefix a local and a remote
+  // session share opened the local one and never named the other); the harness's id of a
+  // remote's session also finds it (trial 63: `deja show <uuid>` of one indexed as `box:<uuid>`).
   let rows = day ? [] : Q.sessionsByOwnPrefix.all(store, { like, harness, n: prefix.length });
   if (!rows.length) rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
@@ -121,14 +125,6 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
     });
     const whole = rows.filter((r) => r.native_id.endsWith(`/${child}`));
     if (whole.length === 1) return whole[0];
-  }
-  if (!rows.length && !day) {
-    // A remote's session by the id its harness gave it (trial 63: `deja show <uuid>` and
-    // `claude:7a7a` said no session matches one indexed as `box:7a7a…`).
-    const remote = Q.sessionsByPrefix.all(store, { like: `%:${esc(prefix)}%`, harness })
-      .filter((r) => r.origin && r.native_id.startsWith(`${r.origin}:${prefix}`));
-    if (remote.length === 1) return remote[0];
-    if (remote.length) return parentOfAll(remote) ?? remote;
   }
   if (!rows.length) {
     // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.

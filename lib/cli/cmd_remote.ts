@@ -63,6 +63,8 @@ export const remoteCmd: CommandSpec = {
     "ssh login has there ($HOME of that login, not this shell's) and the store variables set in",
     "that login's environment (CODEX_HOME, XDG_DATA_HOME, …). A sync that finds none warns",
     "with what it looked for, and exits 1; 'remote list' names stores gone since an earlier sync.",
+    "A session file deleted on the remote is deleted from the mirror too, and said: its sessions",
+    "stay in the index ('remote list' and 'deja sources' count them gone, kept).",
     "",
     "ssh is the command DEJA_SSH names (split on spaces; e.g. 'ssh -F /path/to/ssh_config'), else",
     "'ssh' on PATH, with your ssh config, keys and agent. rsync must be on both machines.",
@@ -170,8 +172,9 @@ export function parseRemote(a: Args): RemoteArgs {
 /**
  * Adds a remote to remotes.json.
  *
- * @throws {DejaError} when one of that name exists, or one of that target (`user@host` and
- *   port as typed): its sessions would be indexed twice, once under each name (trial 112 F9).
+ * @throws {DejaError} when one of that name exists, or one of that target (`user@host` as typed,
+ *   and port, 22 the same as none): its sessions would be indexed twice, once under each name
+ *   (trial 112 F9).
  */
 export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): Remote {
   const all = loadRemotes(env);
@@ -181,7 +184,10 @@ export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): 
       `'deja remote remove ${args.name}' first, or pick another name`,
     );
   }
-  const same = all.find((r) => r.host === args.host && r.port === args.port);
+  // ssh's default port written out is the same target (trial 113 F5: `me@host` and `me@host:22`
+  // were both added); an ssh config alias is not followed (it may set another port).
+  const port = (p?: number) => p === 22 ? undefined : p;
+  const same = all.find((r) => r.host === args.host && port(r.port) === port(args.port));
   if (same) {
     const target = `${same.host}${same.port ? `:${same.port}` : ""}`;
     throw new DejaError(
@@ -398,6 +404,14 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
         r.stale_roots.join(", ")
       } (its sessions are from an earlier sync)\n`;
     }
+    // Session files deleted on the remote, and so from the mirror: kept (trial 113 F10).
+    if (r.gone_stores.length) {
+      const shown = r.gone_stores.slice(0, 4).join(", ") +
+        (r.gone_stores.length > 4 ? `, … ${r.gone_stores.length - 4} more` : "");
+      out += `  ${
+        c.dim("gone from the remote since an earlier sync:")
+      } ${shown} (${r.gone_stores.length} gone, ${plural(r.gone_sessions, "session")} kept)\n`;
+    }
     if (r.last_error) out += `  ${c.red("last error:")} ${r.last_error}\n`;
   }
   return out;
@@ -409,9 +423,11 @@ function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrit
     if (r.ok) {
       w.push({
         to: "out",
-        text: `${r.remote}: ${plural(r.files, "file")} changed, ${fmtBytes(r.bytes)} received in ${
-          (r.ms / 1000).toFixed(1)
-        } s; ${plural(r.sessions, "session")} indexed\n`,
+        text: `${r.remote}: ${plural(r.files, "file")} changed, ${
+          r.gone.length ? `${r.gone.length} gone (its sessions kept), ` : ""
+        }${fmtBytes(r.bytes)} received in ${(r.ms / 1000).toFixed(1)} s; ${
+          plural(r.sessions, "session")
+        } indexed\n`,
       });
       if (r.warning) {
         w.push({

@@ -151,6 +151,7 @@ Deno.test("remote sync's text keeps each remote's line and its warning or failur
     home: "/h",
     looked: ["/h/.claude/projects"],
     stale: [],
+    gone: [],
   };
   const writes = remoteText({
     sub: "sync",
@@ -181,6 +182,7 @@ Deno.test("remote's text counts one file and one session in the singular (trial 
       home: "/h",
       looked: ["/h/.codex"],
       stale: [],
+      gone: [],
       sessions: 1,
     }],
   }, io);
@@ -203,6 +205,8 @@ Deno.test("remote's text counts one file and one session in the singular (trial 
       discovery: null,
       roots: [],
       stale_roots: [],
+      gone_stores: [],
+      gone_sessions: 0,
       sessions: 1,
     }],
   }, io);

@@ -160,9 +160,16 @@ export interface RemoteSources {
   /** The remote's name (its sessions' origin). */
   remote: string;
   harnesses: Array<{ harness: string; indexed: number; sessions: number; bytes: number }>;
+  /** Its stores in the index whose copy is there (not {@link gone}). */
   indexed: number;
   sessions: number;
   bytes: number;
+  /**
+   * Its stores in the index a sync found deleted on the remote (and so from the mirror): their
+   * sessions stay, {@link gone_sessions} of them, as a local gone store's (trial 113 F10).
+   */
+  gone: number;
+  gone_sessions: number;
 }
 
 /** Every harness as `deja sources` shows it. */
@@ -204,8 +211,10 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   );
   // One stat per store: present, gone (its sessions kept, counted here) or unreadable.
   const state = new Map(rows.map((r) => [r.path, storeState(r.path)]));
+  // A remote's too: a sync deletes from its mirror what the remote deleted (trial 113 F10).
+  for (const r of all) if (!state.has(r.path)) state.set(r.path, storeState(r.path));
   const goneSessions = new Map(
-    rows.filter((r) => state.get(r.path) === "gone")
+    all.filter((r) => state.get(r.path) === "gone")
       .map((r) => [r.path, store ? Q.sessionsOfSource.all(store, { source: r.path }).length : 0]),
   );
   store?.close();
@@ -314,26 +323,41 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   return {
     index: existsSync(path) ? path : null,
     harnesses: out,
-    remotes: remoteSources(all.filter((r) => r.path.startsWith(mirrors)), mirrors),
+    remotes: remoteSources(
+      all.filter((r) => r.path.startsWith(mirrors)),
+      mirrors,
+      (path) => state.get(path) === "gone" ? goneSessions.get(path) ?? 0 : undefined,
+    ),
   };
 }
 
-/** The mirrored stores grouped by remote (the path's first part under the mirrors dir). */
+/**
+ * The mirrored stores grouped by remote (the path's first part under the mirrors dir);
+ * `gone(path)`: the sessions kept of a store gone from the mirror, undefined for one there.
+ */
 function remoteSources(
   rows: Array<{ path: string; harness: string; sessions: number; size: number | null }>,
   mirrors: string,
+  gone: (path: string) => number | undefined,
 ): RemoteSources[] {
   const by = new Map<string, RemoteSources>();
   for (const r of rows) {
     const name = r.path.slice(mirrors.length).split(sep)[0];
     const rem = by.get(name) ??
-      { remote: name, harnesses: [], indexed: 0, sessions: 0, bytes: 0 };
+      { remote: name, harnesses: [], indexed: 0, sessions: 0, bytes: 0, gone: 0, gone_sessions: 0 };
     by.set(name, rem);
     let h = rem.harnesses.find((x) => x.harness === r.harness);
     if (!h) rem.harnesses.push(h = { harness: r.harness, indexed: 0, sessions: 0, bytes: 0 });
+    // A gone store's sessions are still held (counted, as a local one's), its file is not.
+    const kept = gone(r.path);
+    h.sessions += r.sessions, rem.sessions += r.sessions;
+    if (kept !== undefined) {
+      rem.gone++, rem.gone_sessions += kept;
+      continue;
+    }
     const bytes = Math.max(0, r.size ?? 0);
-    h.indexed++, h.sessions += r.sessions, h.bytes += bytes;
-    rem.indexed++, rem.sessions += r.sessions, rem.bytes += bytes;
+    h.indexed++, h.bytes += bytes;
+    rem.indexed++, rem.bytes += bytes;
   }
   return [...by.values()].sort((a, b) => a.remote.localeCompare(b.remote));
 }
@@ -353,6 +377,12 @@ function problemNotes(
   };
 }
 
+/** A remote's note of its stores gone (`(1 gone, 1 session kept)  `), as {@link problemNotes}. */
+function goneNote(r: RemoteSources, c: ReturnType<typeof colors>): { text: string; plain: string } {
+  const t = r.gone ? `(${r.gone} gone, ${plural(r.gone_sessions, "session")} kept)  ` : "";
+  return { text: t && c.dim(t), plain: t };
+}
+
 /** The harnesses as text: one line each, more with `verbose` (colour on a terminal). */
 export function sourcesText(
   d: SourcesData,
@@ -365,7 +395,12 @@ export function sourcesText(
   // The problem notes are a column of their own, padded: a harness with one no longer shifts
   // the columns after it (trial 101 F7: "0 stores  (1 failed)      28 sessions" out of line).
   const notes = d.harnesses.map((h) => problemNotes(h, c));
-  const width = Math.max(0, ...notes.map((n) => n.plain.length));
+  const remoteNotes = d.remotes.map((r) => goneNote(r, c));
+  const width = Math.max(
+    0,
+    ...notes.map((n) => n.plain.length),
+    ...remoteNotes.map((n) => n.plain.length),
+  );
   // The first column fits a remote's label too (trial 112 F10: `alice (remote)`, 14 characters,
   // pushed its row's columns out of line), and a remote's row keeps the notes' column.
   const label = (r: RemoteSources) => `${r.remote} (remote)`;
@@ -445,11 +480,12 @@ export function sourcesText(
     const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
     if (red) lines.push(c.dim(`              redacted: ${red}`));
   }
-  for (const r of d.remotes) {
+  for (const [i, r] of d.remotes.entries()) {
     const via = r.harnesses.map((h) => `${h.harness} ${h.sessions}`).join(", ");
+    const note = remoteNotes[i];
     lines.push(
       `${c.bold(label(r).padEnd(first))} ${plural(r.indexed, "store ", "stores").padStart(11)}  ${
-        " ".repeat(width)
+        note.text + " ".repeat(width - note.plain.length)
       }${plural(r.sessions, "session ", "sessions").padStart(15)}  ${
         fmtBytes(r.bytes).padStart(9)
       }  ${c.dim(via)}`,

@@ -256,7 +256,13 @@ Deno.test("sources keeps a remote's row in the harnesses' columns (trial 112 F10
     // A problem note widens its column; a remote's label is longer than a harness's name.
     d.harnesses.find((h) => h.harness === "claude")!.errors = 1;
     const counts = { indexed: 2, sessions: 1, bytes: 2048 };
-    d.remotes = [{ remote: "alice", harnesses: [{ harness: "codex", ...counts }], ...counts }];
+    d.remotes = [{
+      remote: "alice",
+      harnesses: [{ harness: "codex", ...counts }],
+      ...counts,
+      gone: 0,
+      gone_sessions: 0,
+    }];
     const lines = sourcesText(d, { isTTY: false, env: ix.env }, false).split("\n");
     const claude = lines.find((l) => l.startsWith("claude "))!;
     const alice = lines.find((l) => l.startsWith("alice (remote) "))!;

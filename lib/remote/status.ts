@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { loadRemotes, type PathMap } from "./config.ts";
+import { loadRemotes, mirrorDir, type PathMap } from "./config.ts";
+import { storeState } from "../gone.ts";
 
 /** One remote as `deja remote list --json` and `deja doctor --json` print it. */
 export interface RemoteStatus {
@@ -36,6 +37,14 @@ export interface RemoteStatus {
    * (and their sessions) stay, from that earlier sync (trial 101 F2).
    */
   stale_roots: string[];
+  /**
+   * Stores (session files) the index read from its mirror that a later sync found deleted on
+   * the remote (remote paths): their sessions stay in the index, {@link gone_sessions} of them
+   * (trial 113 F10).
+   */
+  gone_stores: string[];
+  /** Sessions the index keeps of {@link gone_stores}. */
+  gone_sessions: number;
   /** Sessions the index holds from it. */
   sessions: number;
 }
@@ -44,6 +53,7 @@ export interface RemoteStatus {
 export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
   const remotes = loadRemotes(env);
   const counts = new Map<string, number>();
+  const gone = new Map<string, { stores: string[]; sessions: number }>();
   const path = indexPath(env);
   if (remotes.length && existsSync(path)) {
     try {
@@ -53,6 +63,18 @@ export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
           const r of Q.originTotals.all(store, {})
         ) {
           if (r.origin) counts.set(r.origin, r.sessions);
+        }
+        // A store read from a mirror and gone from it: the sync deleted it as the remote had.
+        const sources = Q.sourcesReport.all(store, {});
+        for (const r of remotes) {
+          const dir = mirrorDir(env, r.name);
+          const g = { stores: [] as string[], sessions: 0 };
+          for (const src of sources) {
+            if (!src.path.startsWith(`${dir}/`) || storeState(src.path) !== "gone") continue;
+            g.stores.push(src.path.slice(dir.length));
+            g.sessions += Q.sessionsOfSource.all(store, { source: src.path }).length;
+          }
+          gone.set(r.name, g);
         }
       } finally {
         store.close();
@@ -75,6 +97,8 @@ export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
       discovery: s?.discovery ?? null,
       roots: s?.roots ?? [],
       stale_roots: s?.stale ?? [],
+      gone_stores: gone.get(r.name)?.stores ?? [],
+      gone_sessions: gone.get(r.name)?.sessions ?? 0,
       sessions: counts.get(r.name) ?? 0,
     };
   });

@@ -12,6 +12,11 @@
  * - SQLite stores are copied with their `-wal` and `-shm` in the same run and
  *   checked (`quick_check`) afterwards; a copy caught mid-write is fetched
  *   again once, else the sync fails and says so.
+ * - A file deleted on the remote is deleted from the mirror too (rsync's
+ *   `--delete`, under the roots only; rsync skips it after a read error), and
+ *   said: its sessions stay in the index as a local store's gone file's do
+ *   ("gone, kept", lib/gone.ts; trial 113 F10: it was copied on for ever, and
+ *   no sync, list or count said it was gone).
  * - From the first byte until the check passes the mirror is marked incomplete
  *   and `deja index` leaves it unread: what was indexed before stays
  *   searchable, and the next sync resumes.
@@ -62,6 +67,8 @@ export interface SyncResult {
   looked: string[];
   /** Roots an earlier sync copied that the remote no longer has: their copies stay searchable. */
   stale: string[];
+  /** Files the remote no longer has, deleted from the mirror by this sync (remote paths). */
+  gone: string[];
 }
 
 /**
@@ -113,6 +120,7 @@ export async function syncRemote(
     home: null,
     looked: [],
     stale: [],
+    gone: [],
   };
   // One ssh login for the whole sync: the probe opens it, the rsync passes run over it.
   const shared = openShared(env);
@@ -273,7 +281,7 @@ function transfer(
     ...(appendPass
       ? [["--append-verify", "-m", "--include=*/", "--include=*.jsonl", "--exclude=*"]]
       : []),
-    [`--partial-dir=${partial}`],
+    [`--partial-dir=${partial}`, "--delete"],
   ];
   const changed: string[] = [];
   for (const extra of passes) {
@@ -306,6 +314,11 @@ function transfer(
     if (got) out.bytes += Number(got[1].replace(/[,.]/g, ""));
     for (const line of c.stdout.split("\n")) {
       if (line.startsWith(">") && !line.endsWith("/")) changed.push(line.slice(1));
+      // `--delete`'s own line, the path relative to the mirror (`--relative`: the remote's).
+      else if (line.startsWith("deleting ") && !line.endsWith("/")) {
+        const gone = `/${line.slice("deleting ".length)}`;
+        if (!out.gone.includes(gone)) out.gone.push(gone);
+      }
     }
   }
   out.files += new Set(changed).size;

@@ -276,10 +276,11 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
     return await route_(ctx, route, url.searchParams);
   } catch (e) {
     // A damaged index (SQLite says malformed as a page reads it) is said as the CLI says it,
-    // with the hint to rebuild it.
+    // with the hint to rebuild it; 503, as when it cannot even be opened (trial 113 F11: the
+    // same damage answered 500 on some pages and 503 on others).
     const t = troubleOf(e, path);
     if (!t) throw e;
-    return errorPage(shell, 500, t, { title: "The index cannot be read" });
+    return errorPage(shell, 503, t, { title: "The index cannot be read" });
   } finally {
     store.close();
   }
