@@ -53,3 +53,16 @@ export function withVars(env: Env, vars: Record<string, string>): Env {
     vars: () => ({ ...(env.vars?.() ?? {}), ...vars }),
   };
 }
+
+/**
+ * `deja <args>` in process, in `cwd`, with the test environment of `vars` (their HOME, every
+ * location under it: tests/_fixture.ts `testEnv`).
+ */
+export async function runWith(
+  args: string[],
+  vars: Record<string, string>,
+  cwd = "/w/app",
+): Promise<{ code: number; out: string; err: string }> {
+  const { testEnv } = await import("./_fixture.ts");
+  return runMain(testEnv(vars.HOME, vars), args, "", cwd);
+}

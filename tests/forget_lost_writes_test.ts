@@ -8,27 +8,11 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
-import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
+import { runWith } from "./_cli_io.ts";
 
-function run(args: string[], vars: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: testEnv(vars.HOME, vars),
-    cwd: "/w/app",
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  };
-  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
-}
+const run = (args: string[], vars: Record<string, string>) => runWith(args, vars);
 
 const SESSIONS: SessionSpec[] = ["a", "e"].map((k, i) => ({
   id: `${k.repeat(8)}-2222-4333-8444-555555555555`,

@@ -10,28 +10,12 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
 import { asSqliteError, diskSpace, isDiskFull } from "../lib/store.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
-import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
+import { runWith } from "./_cli_io.ts";
 
-function run(args: string[], vars: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: testEnv(vars.HOME, vars),
-    cwd: "/w/app",
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  };
-  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
-}
+const run = (args: string[], vars: Record<string, string>) => runWith(args, vars);
 
 /** `diskSpace.free` answering `bytes` while `fn` runs. */
 async function withFree<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
