@@ -144,7 +144,7 @@ export const RULES: Rule[] = [
   },
   {
     kind: "url_credentials",
-    re: String.raw`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:(?<v>[^\s@/]{3,})@`,
+    re: String.raw`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?<v>[^\s@/]{3,})@`,
   },
   {
     // Also `aws configure set aws_secret_access_key <v>` and `--aws-secret-access-key <v>`.

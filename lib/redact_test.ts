@@ -50,6 +50,17 @@ Deno.test("redact keeps the user of a URL and drops its password", () => {
     redact("clone https://bob:hunter2secret@git.example.com/r.git now", c),
     "clone https://bob:[redacted:url_credentials]@git.example.com/r.git now",
   );
+  // A password with no user, Redis's usual form (trial 114 F3: stored as written).
+  assertEquals(
+    redact("REDIS_URL=redis://:Kq8vT2pLx9@cache:6379/0 and postgresql://:s3cr3tpw@db/app", c),
+    "REDIS_URL=redis://:[redacted:url_credentials]@cache:6379/0 and " +
+      "postgresql://:[redacted:url_credentials]@db/app",
+  );
+  // No credentials: a port, an IPv6 host.
+  assertEquals(
+    redact("http://[::1]:8080/x and http://host:8080/a@b", c),
+    "http://[::1]:8080/x and http://host:8080/a@b",
+  );
 });
 
 Deno.test("redact replaces only the value of password and token assignments", () => {
