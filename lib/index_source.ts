@@ -487,7 +487,11 @@ export async function writeSource(
       companions: comps,
       offset: endOffset,
       headHash: hh,
-      state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
+      // Masked as the session's texts are, with the values its cues named: a title kept here
+      // comes back as the session's title at the next append (trial 114 F1).
+      state: ctx.endState === undefined
+        ? null
+        : JSON.stringify(redactDeep(ctx.endState, {}, writer.named)),
       // A damaged read moves no watermark: the next read (of the store repaired) reads again
       // every session this one may have returned short, whole.
       watermark: damageIn(ctx.counts) ? since : ctx.endWatermark ?? since,

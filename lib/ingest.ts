@@ -266,6 +266,12 @@ export class SourceWriter {
   maxFreshKeys = MAX_FRESH_KEYS;
   /** Secrets redacted in the texts written, by kind. */
   readonly redactions: RedactionCounts = {};
+  /**
+   * Every value a cue named in the chunks of this pass, of any session (at most
+   * 16 * MAX_SESSION_SECRETS): masked in the parser state the source keeps (lib/index_source.ts),
+   * which may hold a title that repeats one (trial 114 F1). In memory only.
+   */
+  readonly named: FoundSecrets = new Map();
   sessions = 0;
   events = 0;
   /** `harness\u0000native id` of each session this pass wrote (lib/indexer.ts counts copies by them). */
@@ -413,6 +419,9 @@ export class SourceWriter {
   /** Writes one prepared session chunk. */
   write(chunk: PreparedChunk): void {
     const k = `${chunk.harness}\u0000${chunk.id}`;
+    for (const [v, kind] of chunk.named ?? []) {
+      if (this.named.size < 16 * MAX_SESSION_SECRETS) this.named.set(v, kind);
+    }
     if (this.leftOut.has(k)) return this.copyLeftOut(chunk);
     if (!this.slots.has(k) && gateOf(this.store)?.check(chunk, this.source)) {
       this.leftOut.add(k);

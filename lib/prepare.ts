@@ -12,6 +12,7 @@ import type { EditSpan, Event, Session } from "../core/model.ts";
 import {
   type FoundSecrets,
   namedByCue,
+  namedIn,
   redact,
   type RedactionCounts,
   redactRepeats,
@@ -187,7 +188,7 @@ export function prepareChunk(
   // masks those values, and those the session's earlier chunks named, where an event repeats
   // them with no cue (before or after the cue).
   const found: FoundSecrets = new Map(secrets.values);
-  const texts = c.events.map((e) => redact(eventText(e), redactions, found));
+  const texts = c.events.map((e) => redact(eventText(e, found), redactions, found));
   const named: [string, string][] = [];
   for (const [v, kind] of found) {
     if (!namedByCue(kind) || secrets.values.has(v)) continue;
@@ -245,15 +246,35 @@ function iso(ms: number): string {
   return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
 }
 
-/** An event's searchable text, rendered and capped (not yet redacted). */
-function eventText(e: Event): string {
+/**
+ * An event's searchable text, rendered and capped (not yet redacted). The values a cue names
+ * in the part the cap cuts away are added to `found` (trial 114 F2: a URL's password in the
+ * middle of a 40 KB output stayed bare where the session repeated it); that part is not kept.
+ */
+function eventText(e: Event, found: FoundSecrets): string {
   if (e.kind === "tool_call" && e.tool) {
-    return cap(stripEscapes(e.text || renderCall(e.tool)), MAX_TEXT);
+    return capNamed(stripEscapes(e.text || renderCall(e.tool)), MAX_TEXT, 0.25, found);
   }
   // Terminal escapes (colours) are no words: a phrase copied from a terminal matches.
-  if (e.kind === "tool_result") return cap(stripFrames(stripEscapes(e.text)), MAX_RESULT);
+  if (e.kind === "tool_result") {
+    return capNamed(stripFrames(stripEscapes(e.text)), MAX_RESULT, 0.25, found);
+  }
   // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
-  return cap(stripFrames(stripEscapes(e.text)), MAX_TEXT, 0.1);
+  return capNamed(stripFrames(stripEscapes(e.text)), MAX_TEXT, 0.1, found);
+}
+
+/** Characters of the kept head and tail scanned again with the cut middle: a cue across the cut. */
+const CUT_EDGE = 256;
+
+/**
+ * {@link cap}, adding to `found` the values cues name in the middle it cuts ({@link namedIn}:
+ * the rules' prefilter and scan, ~5 ns a character where nothing may be a secret).
+ */
+function capNamed(text: string, max: number, tailShare: number, found: FoundSecrets): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * tailShare);
+  namedIn(text.slice(Math.max(0, max - tail - CUT_EDGE), text.length - tail + CUT_EDGE), found);
+  return cap(text, max, tailShare);
 }
 
 /**

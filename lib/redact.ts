@@ -188,7 +188,12 @@ export function redact(text: string, counts: RedactionCounts, found?: FoundSecre
 const SHIELD = ["\ue000", "\ue001"] as const;
 const SHIELDED = /\ue000([a-z0-9_]+)\ue001/g;
 
-function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets): string {
+function redactText(
+  text: string,
+  counts: RedactionCounts,
+  found?: FoundSecrets,
+  entropy = true,
+): string {
   const keep = (v: string, kind: string) => {
     const t = v.trim();
     if (found && t.length >= MIN_REPEAT && !t.includes(SHIELD[0])) found.set(t, kind);
@@ -254,7 +259,7 @@ function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets)
       return match;
     });
   }
-  if (out.length < 20) return out;
+  if (!entropy || out.length < 20) return out;
   const spans = entropySpans(out);
   if (!spans.length) return out;
   let res = "";
@@ -290,14 +295,43 @@ export function redactRepeats(
   };
 }
 
-/** Redacts every string inside a JSON-like value (for parser state kept in the index). */
-export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
-  if (typeof value === "string") return redact(value, counts);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, counts));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, counts)]));
-  }
-  return value;
+/**
+ * Adds to `found` the values a cue names in `text` ({@link namedByCue}: `password=…`, a URL's
+ * credentials), as {@link redact} would find them, without masking anything: for the part of
+ * a long text the index does not keep (lib/prepare.ts), so the session's bare repeats of a
+ * value named there are masked. The rules' one scan only: no high-entropy scan (its values
+ * are known by their form wherever they stand).
+ */
+export function namedIn(text: string, found: FoundSecrets): void {
+  if (text.length < 8 || !mayHoldSecret(text)) return;
+  const seen: FoundSecrets = new Map();
+  redactText(text, {}, seen, false);
+  for (const [v, kind] of seen) if (CUED.has(kind) && !found.has(v)) found.set(v, kind);
+}
+
+/**
+ * Redacts every string inside a JSON-like value (for parser state kept in the index), and
+ * masks in it the values of `named` (a session's values a cue named: a title the state
+ * keeps may repeat one; trial 114 F1).
+ */
+export function redactDeep(
+  value: unknown,
+  counts: RedactionCounts,
+  named?: FoundSecrets,
+): unknown {
+  const again = named ? redactRepeats(named) : null;
+  const deep = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      const r = redact(v, counts);
+      return again ? again(r, counts) : r;
+    }
+    if (Array.isArray(v)) return v.map(deep);
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]));
+    }
+    return v;
+  };
+  return deep(value);
 }
 
 /** Terminal sanitising lives in core/terminal.ts (no dependencies, for the hooks); re-exported here. */

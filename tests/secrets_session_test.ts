@@ -213,3 +213,81 @@ Deno.test("a value named in a part of a session appended later is masked in the 
   await assertMaskedRows(env);
   assertEquals(texts(env).length, before + 1, "the first part's events kept, one added");
 });
+
+/** The parser state each source keeps in the index (`sources.state`), joined. */
+function states(env: Env): string {
+  const store = Store.open(indexPath(env));
+  try {
+    return (store.db.prepare("SELECT state FROM sources").all() as { state: string | null }[])
+      .map((r) => r.state ?? "").join("\n");
+  } finally {
+    store.close();
+  }
+}
+
+const TITLED = "Marm4lade7Sunrise";
+
+Deno.test("a title repeating a value a cue named is masked in the parser state, and stays masked after an append (trial 114 F1)", async () => {
+  using tmp = scopedTempDir("deja-secrets-");
+  const { env, file } = world(tmp.path, "0");
+  const spec = (turns: Turn[]) =>
+    claudeLines({
+      id: ID,
+      cwd: "/w/p",
+      start: "2026-11-21T11:00:00Z",
+      title: `Login fix using ${TITLED}`,
+      turns,
+    }).join("\n") + "\n";
+  const first: Turn[] = [{ user: `set it in .env: password=${TITLED}` }, { say: "done" }];
+  writeFileSync(file, spec(first));
+  const clear = async (when: string) => {
+    assert(!states(env).includes(TITLED), `${when}: the state holds the value`);
+    assert(
+      states(env).includes("Login fix using [redacted:"),
+      `${when}: the state keeps the title`,
+    );
+    assert(!indexBytes(env).toLowerCase().includes(TITLED.toLowerCase()), `${when}: in index.db`);
+    const found = await deja(env, ["--no-refresh", TITLED]);
+    assertEquals(found.code, 1, `${when}: ${found.out}`);
+    const last = await deja(env, ["last", "--no-refresh"]);
+    assert(last.out.includes("Login fix using [redacted:"), `${when}: ${last.out}`);
+    assert(!last.out.includes(TITLED), `${when}: ${last.out}`);
+  };
+  await runIndex(env, parsers, { only: ["claude"] });
+  await clear("first index");
+  // A harmless line appended: the parser resumes from its state, title and all.
+  const grown = spec([...first, { user: "one more harmless prompt" }]);
+  assert(grown.startsWith(spec(first)), "the file is appended to");
+  writeFileSync(file, grown);
+  const r = await runIndex(env, parsers, { only: ["claude"] });
+  assertEquals(r.harnesses[0].errors, []);
+  assertEquals(texts(env).at(-1), "one more harmless prompt", "the append was read");
+  await clear("after an append");
+});
+
+const CUT = "Womb4tSaguaro";
+
+Deno.test("a value a cue names in the cut middle of a long tool output is masked where the session repeats it (trial 114 F2)", async () => {
+  using tmp = scopedTempDir("deja-secrets-");
+  const { env, file } = world(tmp.path, "0");
+  const fill = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} of the app log`);
+  const out = [...fill(1000), `DB_URL=postgres://app:${CUT}@db:5432/x`, ...fill(1000)].join(
+    "\n",
+  );
+  assert(out.length > 40_000, "the output is long");
+  write(file, [
+    { user: `before: ${CUT}` },
+    { bash: "cat app.log", out, exit: 0 },
+    { user: `after: ${CUT}` },
+  ]);
+  await runIndex(env, parsers, { only: ["claude"] });
+  const all = texts(env);
+  assert(all.some((t) => t.includes(" characters cut] …")), "the output was cut");
+  assert(all.every((t) => !t.includes("DB_URL")), "the cut middle is not kept");
+  assertEquals(all.filter((t) => t.includes(CUT)), []);
+  assertEquals(all[0], "before: [redacted:url_credentials]");
+  assertEquals(all.at(-1), "after: [redacted:url_credentials]");
+  assert(!indexBytes(env).toLowerCase().includes(CUT.toLowerCase()), "in index.db");
+  const found = await deja(env, ["--no-refresh", CUT]);
+  assertEquals(found.code, 1, found.out);
+});
