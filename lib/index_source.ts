@@ -31,6 +31,7 @@ import {
   withoutPending,
 } from "./skips.ts";
 import { damagedToNothing, damageLine, unreadIn } from "./store_damage.ts";
+import { walDamage } from "./wal_check.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import type { Label } from "./remote/label.ts";
@@ -338,6 +339,14 @@ export async function writeSource(
       (prev !== undefined || plan.readAgain === "revision");
     const heldBefore = shrank ? heldKeys(store, src.path) : undefined;
     writer = await pass(plan.chunks, plan.keep);
+    // A database read that returns less than the index held, read through a damaged -wal:
+    // SQLite stopped applying it at the damage and said nothing, so what looks deleted is
+    // damage (trial 114 F4: one bad frame read as 5 of 14 events, or a session, deleted).
+    const walWhy = src.kind === "sqlite" && !plan.rebuild && !damageIn(ctx.counts) &&
+        readsLess(store, src.path, writer, mode === "sessions" ? ctx.endHolds : undefined)
+      ? walDamage(`${src.path}-wal`)
+      : null;
+    if (walWhy) ctx.skip("corrupt", `${src.path}-wal`, walWhy);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
     // So does a store found empty that held sessions (as a store deleted keeps them: gone, kept).
@@ -423,6 +432,7 @@ export async function writeSource(
       ctx = new SourceCtx(ctx.env, offset, undefined, since, ctx.held);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
       writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merges);
+      if (walWhy) ctx.skip("corrupt", `${src.path}-wal`, walWhy);
       for (const [k, seqs] of marks) {
         const [harness, native_id] = k.split("\u0000");
         // In runs of seqs: a tail kept is one statement.
@@ -781,6 +791,23 @@ function dropDeletedInside(
     out.push(row.native_id);
   }
   return out;
+}
+
+/**
+ * Whether a pass over a database returned less than the index held from it: a session
+ * with fewer events, or not at all (`holds`: the sessions a read past the watermark
+ * says the store holds).
+ */
+function readsLess(
+  store: Store,
+  path: string,
+  writer: SourceWriter,
+  holds: readonly string[] | undefined,
+): boolean {
+  if (writer.losses().length) return true;
+  if (!holds) return false;
+  const here = new Set(holds);
+  return Q.keysOfSource.all(store, { source: path }).some((r) => !here.has(r.native_id));
 }
 
 /** {@link SourceOutcome.shrunk} of a database that sessions were deleted inside. */

@@ -7,7 +7,7 @@
  * was read partly; a healthy store's shrunk session is still replaced.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runMain } from "./_cli_io.ts";
@@ -15,6 +15,7 @@ import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { damageSessionC, listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
 import { claudeLine } from "./_memory.ts";
+import { walDamage } from "../lib/wal_check.ts";
 
 /** deja's `main` in process over `vars`, in their HOME (tests/_cli_io.ts). */
 const run = (args: string[], vars: Record<string, string>) =>
@@ -414,6 +415,58 @@ Deno.test("an opencode session whose messages were deleted, its title kept, is f
     const s = await run(["sources", "--verbose"], w.vars);
     assertStringIncludes(s.out, `shrunk at ${w.path}: holds less than when last read`);
     assert(!s.out.includes("read partly"), s.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("an opencode session a damaged -wal returns shorter keeps what the index held, and the damage is named", async () => {
+  // Trial 114 F4: one corrupt frame in opencode.db-wal (or the log cut in half) made SQLite
+  // stop applying it there without an error; the read was taken for messages deleted, and the
+  // index dropped 5 of 14 events, exit 0, nothing named damage.
+  const dir = tempDir("deja-oc-wal-");
+  const work = join(dir, "work");
+  mkdirSync(work);
+  try {
+    const w = opencodeWorld(dir);
+    const only = ["--harness", "opencode"];
+    copyFileSync(w.path, join(work, "opencode.db"));
+    const live = new DatabaseSync(join(work, "opencode.db"));
+    try {
+      // A log of two commits, kept by the open connection (no checkpoint), copied as the store.
+      live.exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;");
+      for (const n of [3, 4]) {
+        live.exec(`BEGIN;
+          INSERT INTO message VALUES ('msg_${n}', 'ses_1', ${w.t + 10 * n}, ${w.t + 10 * n},
+            '{"role":"user","time":{"created":${w.t + 10 * n}}}');
+          INSERT INTO part VALUES ('prt_${n}', 'msg_${n}', 'ses_1', ${w.t + 10 * n},
+            ${w.t + 10 * n}, '{"type":"text","text":"polish lamp ${n}"}');
+          UPDATE session SET time_updated = ${w.t + 10 * n}; COMMIT;`);
+      }
+      copyFileSync(join(work, "opencode.db"), w.path);
+      copyFileSync(join(work, "opencode.db-wal"), `${w.path}-wal`);
+    } finally {
+      live.close();
+    }
+    rmSync(`${w.path}-shm`, { force: true });
+    assertEquals(walDamage(`${w.path}-wal`), null);
+    assertEquals((await run(["index", "--quiet", ...only], w.vars)).code, 0);
+    assertEquals(w.events(), 4);
+    // One byte of the last commit's last frame changed: SQLite reads the store as of the first.
+    const wal = readFileSync(`${w.path}-wal`);
+    const frame = 24 + wal.readUInt32BE(8);
+    const frames = (wal.length - 32) / frame;
+    wal[32 + (frames - 1) * frame + 24 + 100] ^= 0xff;
+    writeFileSync(`${w.path}-wal`, wal);
+    rmSync(`${w.path}-shm`, { force: true });
+    const r = await run(["index", ...only], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assert(!r.out.includes("shorter"), r.out);
+    assertStringIncludes(r.out, "ses_1 (4 events; read now 3)");
+    assertEquals(w.events(), 4);
+    const s = await run(["sources", "--verbose"], w.vars);
+    assertStringIncludes(s.out, `read partly at ${w.path}: damaged, so the index kept`);
+    assertStringIncludes(s.out, `corrupt at ${w.path}-wal: frame ${frames} of ${frames}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
