@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import {
   IndexDiskFull,
+  IndexLogLost,
   indexPath,
   indexWritable,
   isCorruption,
@@ -286,7 +287,7 @@ export async function freshen(
       }
       // Nor is a full disk: said as such now (trial 111 F4: "catching up", and a background run
       // started that could not write either).
-      if (e instanceof IndexDiskFull) throw e;
+      if (e instanceof IndexDiskFull || e instanceof IndexLogLost) throw e;
       if (!(e instanceof DejaError)) throw e;
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.

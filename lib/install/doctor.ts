@@ -50,6 +50,7 @@ import {
   checkIndex,
   IndexDamaged,
   IndexDiskFull,
+  IndexLogLost,
   indexPath,
   indexWritable,
   lockHolder,
@@ -631,7 +632,8 @@ export function indexStatus(env: Env): IndexStatus {
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
-    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull
+    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull ||
+        err instanceof IndexLogLost
       ? `${err.message}: ${err.hint}`
       : (e as Error).message;
     if (err instanceof IndexDiskFull) out.diskFull = true;
@@ -646,9 +648,9 @@ export function indexStatus(env: Env): IndexStatus {
       damage = checkIndex(path);
     } catch (e) {
       // A full disk stopped the check: no damage (trial 111 F4: doctor called the index damaged).
-      if (!(e instanceof IndexDiskFull)) throw e;
+      if (!(e instanceof IndexDiskFull || e instanceof IndexLogLost)) throw e;
       out.error = `${e.message}: ${e.hint}`;
-      out.diskFull = true;
+      if (e instanceof IndexDiskFull) out.diskFull = true;
     }
     if (damage) {
       out.error = `damaged (${damage}): run 'deja index --rebuild'`;
