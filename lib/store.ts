@@ -1042,10 +1042,13 @@ export function asWriteError(e: unknown, command: string, index: string): unknow
   const ours = path !== undefined && path.startsWith(dirname(index));
   return new DejaError(
     `${command} stopped: cannot write ${path ?? "a file"} (${why})`,
-    ours
-      ? code === "ENOSPC"
-        ? "free space there, or point DEJA_HOME at another disk"
-        : "let deja write to its folder (DEJA_HOME), or point DEJA_HOME at a folder it may write to"
+    // No room is no permission (trial 114 F7: a full disk was hinted as the folder's rights).
+    code === "ENOSPC"
+      ? `no space left: free space on the disk holding ${
+        ours || path === undefined ? dirname(index) : dirname(path)
+      } (or point DEJA_HOME at another disk), then run the command again`
+      : ours
+      ? "let deja write to its folder (DEJA_HOME), or point DEJA_HOME at a folder it may write to"
       : "check that the file's folder may be written by this user",
     2,
   );
