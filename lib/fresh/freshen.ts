@@ -181,6 +181,16 @@ export async function freshen(
     if (unapplied) {
       const waitMs = Math.min(opts.budgetMs ?? budgetOf(env), DEFAULT_BUDGET_MS);
       reforgotten = (await import("../forget/reapply.ts")).reapplyNow(env, waitMs);
+      // Stores it marked to be read again (what a lost undo of a forget brought back, trial
+      // 114 F6) are stale now: looked at again.
+      try {
+        const store = Store.open(path, { readOnly: true, busyMs: 200 });
+        try {
+          stale = checkStaleness(store, { env });
+        } finally {
+          store.close();
+        }
+      } catch { /* the staleness as it was found */ }
     }
     if (unfinished) {
       // A first `deja index` still at work is no run that stopped (trial 28: a search while
