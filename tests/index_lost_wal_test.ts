@@ -66,6 +66,9 @@ Deno.test("a -wal removed under another process that holds the index is named so
     const doc = JSON.parse((await run(["doctor", "--json"], vars)).out).index;
     assertStringIncludes(doc.error, "holds the index open");
     assert(!/damaged \(/.test(doc.error), doc.error);
+    const text = (await run(["doctor"], vars)).out;
+    assertStringIncludes(text, "held elsewhere: cannot open the index");
+    assert(!text.includes("unreadable"), text);
     assertEquals(
       readdirSync(vars.DEJA_HOME).filter((f) => /corrupt|damaged/.test(f)),
       [],

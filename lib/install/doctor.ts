@@ -144,6 +144,8 @@ export interface IndexStatus {
   forgottenHeld: number;
   /** {@link error} is the index's disk being full (lib/store.ts `IndexDiskFull`): no damage. */
   diskFull?: boolean;
+  /** {@link error} is the index's `-wal` removed under another process (`IndexLogLost`): no damage. */
+  logLost?: boolean;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -637,6 +639,7 @@ export function indexStatus(env: Env): IndexStatus {
       ? `${err.message}: ${err.hint}`
       : (e as Error).message;
     if (err instanceof IndexDiskFull) out.diskFull = true;
+    if (err instanceof IndexLogLost) out.logLost = true;
   } finally {
     store?.close();
   }
@@ -651,6 +654,7 @@ export function indexStatus(env: Env): IndexStatus {
       if (!(e instanceof IndexDiskFull || e instanceof IndexLogLost)) throw e;
       out.error = `${e.message}: ${e.hint}`;
       if (e instanceof IndexDiskFull) out.diskFull = true;
+      else out.logLost = true;
     }
     if (damage) {
       out.error = `damaged (${damage}): run 'deja index --rebuild'`;
