@@ -44,6 +44,7 @@ import {
   IndexDamaged,
   indexPath,
   isDiskFull,
+  isLogLost,
   moveIndexAside,
   readOnlyIndexError,
   readOnlyWhy,
@@ -336,7 +337,8 @@ async function onePass(
   } catch (e) {
     // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file;
     // never from one on a full disk, which is sound (trial 111 F4: each rebuild set it aside).
-    if (!aside || !existsSync(path) || isDiskFull(e, path)) throw e;
+    // Nor from one whose -wal was removed under another process that holds it (trial 114 F5).
+    if (!aside || !existsSync(path) || isDiskFull(e, path) || isLogLost(e, path)) throw e;
     aside();
     store = Store.open(path, { create: true });
   }

@@ -178,6 +178,64 @@ export class IndexDiskFull extends DejaError {
   }
 }
 
+/**
+ * Whether `e`, met on the index at `path`, is SQLite unable to read the index's write-ahead log
+ * because its `-wal` was removed while another process still held the index open: an I/O error
+ * (not a full disk, {@link isDiskFull}) while the `-shm` that process keeps is there and the
+ * `-wal` is gone or empty, or while the index file itself passes a quick check. No damage: the
+ * index opens again once that process closes it (trial 114 F5: every command called the index
+ * unreadable, and `deja index --rebuild` set the sound index aside as damaged).
+ */
+export function isLogLost(e: unknown, path: string): boolean {
+  if (e instanceof IndexLogLost) return true;
+  if (e instanceof DejaError || path === ":memory:") return false;
+  const x = e as { errcode?: unknown; message?: unknown; errstr?: unknown } | null;
+  const code = typeof x?.errcode === "number" ? x.errcode & 0xff : undefined;
+  if (code !== 10 && !/disk I\/O error/i.test(`${x?.errstr ?? ""} ${x?.message ?? ""}`)) {
+    return false;
+  }
+  if (isDiskFull(e, path)) return false;
+  const shm = statSync(path + "-shm", { throwIfNoEntry: false });
+  const wal = statSync(path + "-wal", { throwIfNoEntry: false });
+  if (shm && shm.size > 0 && (!wal || wal.size === 0)) return true;
+  let db: DatabaseSync | undefined;
+  try {
+    // The file as it is, without its log: sound, so the fault is not in it.
+    return quickCheck(db = openFrozen(path, 0)) === null;
+  } catch {
+    return false;
+  } finally {
+    try {
+      db?.close();
+    } catch { /* nothing open */ }
+  }
+}
+
+/**
+ * The index's `-wal` was removed while another process holds the index ({@link isLogLost}):
+ * never damage, never a reason to set the index aside (`deja index --rebuild` stops on it too).
+ * The hint names the processes that hold an index open and says that closing them is the way out.
+ */
+export class IndexLogLost extends DejaError {
+  constructor(readonly path: string, what: string, reason: string) {
+    super(
+      `${what}: its write-ahead log (${basename(path)}-wal) was removed while another process ` +
+        `holds the index open (${reason}); the index file itself is not damaged`,
+      "close the other deja process that holds it ('deja view', an MCP server ('deja mcp'), " +
+        "'deja index --watch'), then run the command again: the index opens again as it was. " +
+        "Do not rebuild: that would set the sound index aside",
+      2,
+    );
+  }
+}
+
+/** `e` as an {@link IndexLogLost} (`what` failed) when {@link isLogLost} says so, else `e`. */
+export function asLogLost(e: unknown, path: string, what: string): unknown {
+  if (e instanceof DejaError || !isLogLost(e, path)) return e;
+  const reason = String((e as Error)?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 80);
+  return new IndexLogLost(path, what, reason);
+}
+
 /** `e` as an {@link IndexDiskFull} (`what` failed) when {@link isDiskFull} says so, else `e`. */
 export function asDiskFull(e: unknown, path: string, what: string): unknown {
   if (e instanceof DejaError || !isDiskFull(e, path)) return e;
@@ -272,6 +330,8 @@ export function checkIndex(path: string): string | null {
     if (e === EMPTIED) return emptiedIndex(path, statSync(path));
     // A full disk is no damage (trial 111 F4: a rebuild set the sound index aside for it).
     if (isDiskFull(e, path)) throw asDiskFull(e, path, `cannot check the index ${path}`);
+    // Nor is a log removed under another process that holds the index (trial 114 F5).
+    if (isLogLost(e, path)) throw asLogLost(e, path, `cannot check the index ${path}`);
     return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
   } finally {
     try {
@@ -476,6 +536,10 @@ export class Store {
         if (!memory && isDiskFull(e, path)) {
           throw asDiskFull(e, path, `cannot open the index ${path}`);
         }
+        // Nor is a log removed under another process that holds the index (trial 114 F5).
+        if (!memory && isLogLost(e, path)) {
+          throw asLogLost(e, path, `cannot open the index ${path}`);
+        }
         const stuck = refusedWrite(e) ? stuckBeside(path) : undefined;
         throw new DejaError(
           `cannot open the index ${path}: ${(e as Error).message}`,
@@ -503,6 +567,9 @@ export class Store {
       if (isCorruption(e)) throw asIndexError(e, this.path);
       if (isDiskFull(e, this.path)) {
         throw asDiskFull(e, this.path, `cannot read the index ${this.path}`);
+      }
+      if (isLogLost(e, this.path)) {
+        throw asLogLost(e, this.path, `cannot read the index ${this.path}`);
       }
       throw new DejaError(
         `the index ${this.path} is unreadable: ${(e as Error).message}`,
@@ -975,10 +1042,13 @@ export function asWriteError(e: unknown, command: string, index: string): unknow
   const ours = path !== undefined && path.startsWith(dirname(index));
   return new DejaError(
     `${command} stopped: cannot write ${path ?? "a file"} (${why})`,
-    ours
-      ? code === "ENOSPC"
-        ? "free space there, or point DEJA_HOME at another disk"
-        : "let deja write to its folder (DEJA_HOME), or point DEJA_HOME at a folder it may write to"
+    // No room is no permission (trial 114 F7: a full disk was hinted as the folder's rights).
+    code === "ENOSPC"
+      ? `no space left: free space on the disk holding ${
+        ours || path === undefined ? dirname(index) : dirname(path)
+      } (or point DEJA_HOME at another disk), then run the command again`
+      : ours
+      ? "let deja write to its folder (DEJA_HOME), or point DEJA_HOME at a folder it may write to"
       : "check that the file's folder may be written by this user",
     2,
   );

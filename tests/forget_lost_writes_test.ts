@@ -119,3 +119,61 @@ Deno.test("deja index, doctor and a search with --no-refresh each see a forgotte
     }
   }
 });
+
+/**
+ * `eeeeeeee` forgotten, then brought back with `deja forget --undo`, and the index put back as
+ * it was before the undo (a lost `-wal`): tombstones.jsonl no longer names the session, so no
+ * forget is re-applied, but the index lacks it (trial 114 F6: it vanished, unsaid, and
+ * `deja index` said "up to date").
+ */
+async function lostUndo() {
+  const dir = tempDir("deja-lostundo-");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  for (const s of SESSIONS) {
+    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+  }
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    TZ: "UTC",
+  };
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  const forgot = await run(["forget", "--session", "eeeeeeee"], vars);
+  assertEquals(forgot.code, 0, forgot.err);
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  const db = join(vars.DEJA_HOME, "index.db");
+  const before = readFileSync(db);
+  const { atime, mtime } = statSync(db);
+  const undo = await run(["forget", "--undo"], vars);
+  assertEquals(undo.code, 0, undo.err);
+  assertEquals((await run(["--no-refresh", "epsilonmole"], vars)).code, 0, "back");
+  writeFileSync(db, before);
+  utimesSync(db, atime, mtime);
+  for (const x of ["-wal", "-shm"]) rmSync(db + x, { force: true });
+  return { vars, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+Deno.test("sessions an undone forget brought back, lost with the index's writes, are read again", async () => {
+  {
+    const w = await lostUndo();
+    try {
+      const idx = await run(["index"], w.vars);
+      assertEquals(idx.code, 0, idx.err);
+      const r = await run(["--no-refresh", "epsilonmole"], w.vars);
+      assertEquals(r.code, 0, `back after deja index: ${r.err}`);
+    } finally {
+      w.cleanup();
+    }
+  }
+  {
+    const w = await lostUndo();
+    try {
+      const r = await run(["epsilonmole"], w.vars);
+      assertEquals(r.code, 0, `back for the first search: ${r.err}`);
+    } finally {
+      w.cleanup();
+    }
+  }
+});

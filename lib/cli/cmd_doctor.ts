@@ -143,7 +143,13 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       ? ["launcher (missing)"]
       : []),
     ...(index.exists && index.error
-      ? [index.diskFull ? "index (its disk is full)" : "index (unreadable)"]
+      ? [
+        index.diskFull
+          ? "index (its disk is full)"
+          : index.logLost
+          ? "index (held by another process, its -wal removed)"
+          : "index (unreadable)",
+      ]
       : []),
     ...(index.forgottenHeld ? ["index (holds forgotten sessions again)"] : []),
     ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
@@ -320,7 +326,11 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         )
       }`
     : index.error
-    ? c.red(`${index.diskFull ? "disk full" : "unreadable"}: ${index.error}`)
+    ? c.red(
+      `${
+        index.diskFull ? "disk full" : index.logLost ? "held elsewhere" : "unreadable"
+      }: ${index.error}`,
+    )
     // A first build under way: what it read so far, not "0 changed" of a partial count (trial 31).
     : index.building && index.lastIndex === null
     ? `${c.yellow("being built")}  ${plural(index.sources, "store")} read so far${

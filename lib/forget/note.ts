@@ -10,7 +10,8 @@ import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import type { NoteRecord } from "../../parsers/deja.ts";
-import { dropNotes, listNotes } from "./notes_file.ts";
+import { rmSync, statSync } from "node:fs";
+import { dropNotes, listNotes, putBackNotes } from "./notes_file.ts";
 import { dayHolds, type OwnNotes, removeSessions } from "./forget.ts";
 
 /** What {@link forgetNote} removed. */
@@ -80,23 +81,43 @@ export function findNote(notes: OwnNotes, id: string): NoteRecord {
  * its session from the index (`store`, when there is one) with the rows' text
  * (see {@link removeSessions}); the file is marked to be read again whole, so
  * the caller's next index run brings the session back without the note.
- * Call with the writer lock held.
+ * Call with the writer lock held. When the index part fails (a full disk), the notes file
+ * is put back as it was, so the command stopped whole: the note is still there to forget by
+ * its id (trial 114 F8: the file lost the note, the index kept it, without its id).
  *
  * @throws {DejaError} as {@link findNote} does.
  */
 export function forgetNote(store: Store | undefined, notes: OwnNotes, id: string): ForgotNote {
   const found = findNote(notes, id);
-  const gone = dropNotes(notes.path, notes.tz, (n) => n.id === found.id);
+  const kept = `${notes.path}.${crypto.randomUUID()}.was`;
+  const gone = dropNotes(notes.path, notes.tz, (n) => n.id === found.id, store && kept);
   if (!gone.length) throw new DejaError(`no note has the id '${id}'`, undefined, 1);
-  let sessions = 0;
-  if (store) {
-    // The day the index holds the note in, whichever zone read it (trial 43: forgotten under
-    // another zone, the note left the file and stayed in the index, and in what hooks said).
-    const ids = Q.sessionsOfSource.all(store, { source: notes.path }).map((r) => r.id);
-    const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-      .filter((r) => dayHolds(store, r)(gone[0]));
-    sessions = removeSessions(store, rows).sessions;
-    Q.forgetSource.run(store, { path: notes.path });
+  if (!store) return { note: gone[0], sessions: 0 };
+  const size = statSync(notes.path).size;
+  let sessions: number;
+  try {
+    sessions = dropNoteDay(store, notes, gone[0]);
+  } catch (e) {
+    // Put back by a rename: `kept` is gone after it (and is kept when it could not be).
+    putBackNotes(notes.path, kept, size);
+    // Whatever part of the index was written, the next run reads the notes file again whole.
+    try {
+      Q.forgetSource.run(store, { path: notes.path });
+    } catch { /* the index as it was: it still holds the file as read */ }
+    throw e;
   }
+  rmSync(kept, { force: true });
   return { note: gone[0], sessions };
+}
+
+/** Takes the day the index holds `note` in out of it, to be read again: how many sessions. */
+function dropNoteDay(store: Store, notes: OwnNotes, note: NoteRecord): number {
+  // The day the index holds the note in, whichever zone read it (trial 43: forgotten under
+  // another zone, the note left the file and stayed in the index, and in what hooks said).
+  const ids = Q.sessionsOfSource.all(store, { source: notes.path }).map((r) => r.id);
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
+    .filter((r) => dayHolds(store, r)(note));
+  const sessions = removeSessions(store, rows).sessions;
+  Q.forgetSource.run(store, { path: notes.path });
+  return sessions;
 }

@@ -9,7 +9,16 @@
  *
  * @module
  */
-import { chmodSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  linkSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { readBytesSync } from "../../core/fsread.ts";
 import { type NoteRecord, noteRecord } from "../../parsers/deja.ts";
 
@@ -56,14 +65,16 @@ export function listNotes(path: string, tz?: string): NoteRecord[] {
  * `tz`) and returns them; the file is left untouched when none is picked.
  * Call with the writer lock held. A note appended while the file is being
  * rewritten is not lost: the size is checked before the rename and the
- * rewrite starts over when it changed.
+ * rewrite starts over when it changed. With `keep`, the file as it was is kept there (a
+ * hard link: no room needed) for {@link putBackNotes}, when a note was dropped.
  *
- * @throws {Error} when the file cannot be read or written.
+ * @throws {Error} when the file cannot be read or written; no temporary file is left.
  */
 export function dropNotes(
   path: string,
   tz: string | undefined,
   drop: (n: NoteRecord) => boolean,
+  keep?: string,
 ): NoteRecord[] {
   for (let attempt = 0;; attempt++) {
     let bytes: Uint8Array;
@@ -88,15 +99,34 @@ export function dropNotes(
       out.set(l, at);
       at += l.length;
     }
-    writeFileSync(tmp, out, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    // `deja remember` appends without the writer lock: never rename over a line it just added.
-    if (statSync(path).size !== bytes.length) {
+    try {
+      writeFileSync(tmp, out, { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      // `deja remember` appends without the writer lock: never rename over a line it just added.
+      if (statSync(path).size !== bytes.length) {
+        rmSync(tmp, { force: true });
+        if (attempt < 5) continue;
+        throw new Error(`${path} kept changing while it was rewritten; nothing was removed`);
+      }
+      if (keep) linkSync(path, keep);
+      renameSync(tmp, path);
+    } catch (e) {
+      // A write that failed (a full disk) leaves no temporary file behind (trial 114 F7).
       rmSync(tmp, { force: true });
-      if (attempt < 5) continue;
-      throw new Error(`${path} kept changing while it was rewritten; nothing was removed`);
+      throw e;
     }
-    renameSync(tmp, path);
     return dropped;
   }
+}
+
+/**
+ * Puts the notes file at `path` back as {@link dropNotes} kept it at `kept` (its rewrite
+ * undone: the step after it failed), with any line appended to the file since `size` (its
+ * length after the rewrite) added again. A rename: it needs no room on a full disk, but
+ * for those lines.
+ */
+export function putBackNotes(path: string, kept: string, size: number): void {
+  const now = readFileSync(path);
+  if (now.length > size) appendFileSync(kept, now.subarray(size));
+  renameSync(kept, path);
 }

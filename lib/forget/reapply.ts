@@ -9,7 +9,11 @@
  * Every index run, every refresh on use (lib/fresh/freshen.ts) and a no-op `deja index`
  * compare the record with the file's stamp (one row and one stat); when they differ, the
  * sessions the tombstones name are looked up in the index, removed again as `deja forget`
- * removes them, and said.
+ * removes them, and said. A lost `deja forget --undo` differs from the file too: the sessions
+ * it brought back are missing, and the file no longer names them (trial 114 F6: they vanished
+ * while `deja index` said "up to date"). So the stores the index holds no session of, and
+ * whose sessions the tombstones do not name, are marked to be read again whole: what they hold
+ * comes back with the run that follows (the rest of a store is never lost this way).
  *
  * @module
  */
@@ -50,6 +54,23 @@ export function heldForgotten(store: Store): SessionRow[] {
   return [...byId.values()];
 }
 
+/**
+ * Marks to be read again whole the stores the index holds no session of but for those the
+ * tombstones name: what an undone forget brought back, when the index lost it (see the module
+ * doc). A store forgotten still is left as it is: its sessions would be kept out again.
+ */
+function rereadEmptied(store: Store): void {
+  const forgotten = new Set(
+    readTombstones(tombstoneFile(store.path)).map((t) => t.source).filter((s) => s !== null),
+  );
+  const empty = store.db.prepare(
+    `SELECT path FROM sources s WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE source = s.path)`,
+  ).all() as { path: string }[];
+  for (const { path } of empty) {
+    if (!forgotten.has(path)) Q.resetSourceStamp.run(store, { path });
+  }
+}
+
 /** Records that the index agrees with the tombstones file whose stamp is `stamp`. */
 export function recordTombstones(store: Store, stamp = tombstoneStamp(tombstoneFile(store.path))) {
   Q.setMeta.run(store, { key: TOMBSTONES_KEY, value: stamp });
@@ -68,6 +89,7 @@ export function reapplyTombstones(store: Store): Reforgotten | undefined {
   if ((Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value ?? "") === stamp) return undefined;
   const held = heldForgotten(store);
   if (held.length) removeSessions(store, held);
+  rereadEmptied(store);
   recordTombstones(store, stamp);
   if (!held.length) return undefined;
   return {

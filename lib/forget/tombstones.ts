@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readTextSync } from "../../core/fsread.ts";
 import { plural } from "../../core/text.ts";
@@ -84,11 +84,19 @@ export function readTombstones(file: string): Tombstone[] {
 export function writeTombstones(file: string, list: Tombstone[]): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${crypto.randomUUID()}.tmp`;
-  writeFileSync(tmp, list.map((t) => JSON.stringify(t)).join("\n") + (list.length ? "\n" : ""), {
-    mode: 0o600,
-  });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(
+      tmp,
+      list.map((t) => JSON.stringify(t)).join("\n") + (list.length ? "\n" : ""),
+      { mode: 0o600 },
+    );
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (e) {
+    // A write that failed (a full disk) leaves no temporary file behind (trial 114 F7).
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** `harness:id` of a session. */

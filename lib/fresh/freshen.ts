@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import {
   IndexDiskFull,
+  IndexLogLost,
   indexPath,
   indexWritable,
   isCorruption,
@@ -180,6 +181,16 @@ export async function freshen(
     if (unapplied) {
       const waitMs = Math.min(opts.budgetMs ?? budgetOf(env), DEFAULT_BUDGET_MS);
       reforgotten = (await import("../forget/reapply.ts")).reapplyNow(env, waitMs);
+      // Stores it marked to be read again (what a lost undo of a forget brought back, trial
+      // 114 F6) are stale now: looked at again.
+      try {
+        const store = Store.open(path, { readOnly: true, busyMs: 200 });
+        try {
+          stale = checkStaleness(store, { env });
+        } finally {
+          store.close();
+        }
+      } catch { /* the staleness as it was found */ }
     }
     if (unfinished) {
       // A first `deja index` still at work is no run that stopped (trial 28: a search while
@@ -286,7 +297,7 @@ export async function freshen(
       }
       // Nor is a full disk: said as such now (trial 111 F4: "catching up", and a background run
       // started that could not write either).
-      if (e instanceof IndexDiskFull) throw e;
+      if (e instanceof IndexDiskFull || e instanceof IndexLogLost) throw e;
       if (!(e instanceof DejaError)) throw e;
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.

@@ -50,6 +50,7 @@ import {
   checkIndex,
   IndexDamaged,
   IndexDiskFull,
+  IndexLogLost,
   indexPath,
   indexWritable,
   lockHolder,
@@ -143,6 +144,8 @@ export interface IndexStatus {
   forgottenHeld: number;
   /** {@link error} is the index's disk being full (lib/store.ts `IndexDiskFull`): no damage. */
   diskFull?: boolean;
+  /** {@link error} is the index's `-wal` removed under another process (`IndexLogLost`): no damage. */
+  logLost?: boolean;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -631,10 +634,12 @@ export function indexStatus(env: Env): IndexStatus {
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
-    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull
+    out.error = err instanceof IndexDamaged || err instanceof IndexDiskFull ||
+        err instanceof IndexLogLost
       ? `${err.message}: ${err.hint}`
       : (e as Error).message;
     if (err instanceof IndexDiskFull) out.diskFull = true;
+    if (err instanceof IndexLogLost) out.logLost = true;
   } finally {
     store?.close();
   }
@@ -646,9 +651,10 @@ export function indexStatus(env: Env): IndexStatus {
       damage = checkIndex(path);
     } catch (e) {
       // A full disk stopped the check: no damage (trial 111 F4: doctor called the index damaged).
-      if (!(e instanceof IndexDiskFull)) throw e;
+      if (!(e instanceof IndexDiskFull || e instanceof IndexLogLost)) throw e;
       out.error = `${e.message}: ${e.hint}`;
-      out.diskFull = true;
+      if (e instanceof IndexDiskFull) out.diskFull = true;
+      else out.logLost = true;
     }
     if (damage) {
       out.error = `damaged (${damage}): run 'deja index --rebuild'`;

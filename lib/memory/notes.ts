@@ -23,7 +23,7 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
-import { IndexDamaged, IndexDiskFull, indexPath, Store } from "../store.ts";
+import { IndexDamaged, IndexDiskFull, IndexLogLost, indexPath, Store } from "../store.ts";
 import { exactProject, indexedProject, isWindowsPath, normalizeProject } from "../project_path.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
@@ -308,6 +308,9 @@ export async function remember(env: Env, text: string, opts: NoteOptions & { wai
     if (e instanceof IndexDamaged) {
       out.retry = "'deja index --rebuild' builds a new index with it (notes and forgotten " +
         "sessions are kept)";
+    } else if (e instanceof IndexLogLost) {
+      out.retry = "close the other deja process that holds the index; then the next 'deja index' " +
+        "picks it up";
     } else if (e instanceof IndexDiskFull) {
       out.retry = `free space on the disk holding ${dirname(e.path)}; then the next 'deja index' ` +
         "picks it up";
