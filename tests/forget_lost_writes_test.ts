@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
@@ -175,5 +176,40 @@ Deno.test("sessions an undone forget brought back, lost with the index's writes,
     } finally {
       w.cleanup();
     }
+  }
+});
+
+// Trial 115 F3: with another process reading the index, the forgotten text stayed in index.db
+// (the log could not be copied back) and forget said nothing of it.
+Deno.test("forget says when another process reading the index keeps the forgotten text on disk", async () => {
+  const dir = tempDir("deja-heldback-");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  for (const s of SESSIONS) {
+    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+  }
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    TZ: "UTC",
+  };
+  try {
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    // A reader on the index's snapshot, as `deja view` or an MCP server holds one.
+    const reader = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+    reader.exec("BEGIN");
+    reader.prepare("SELECT count(*) FROM sessions").get();
+    const held = await run(["forget", "--session", "eeeeeeee", "--json"], vars);
+    reader.exec("COMMIT");
+    reader.close();
+    assertEquals(held.code, 0, held.err);
+    assertEquals(JSON.parse(held.out).held_back, true, held.out);
+    // Alone, the text leaves the file at once, and nothing is said.
+    const alone = await run(["forget", "--session", "aaaaaaaa"], vars);
+    assertEquals(alone.code, 0, alone.err);
+    assert(!alone.out.includes("another process"), alone.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

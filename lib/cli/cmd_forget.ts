@@ -416,6 +416,8 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
     forgotten: d.out?.sessions ?? 0,
     words_pruned: d.out?.wordsPruned ?? 0,
     notes_deleted: d.out?.notesDeleted ?? 0,
+    // Trial 115 F3: another process reading the index kept the forgotten text on disk.
+    held_back: Boolean(d.out?.heldBack),
     note_sessions: d.noteSessions,
     ...(d.notes ? { notes: d.notes } : {}),
     set_aside: d.setAside ?? [],
@@ -473,8 +475,17 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
     ? "they stay out of the index; deja forget --list shows them, deja forget --undo brings them back\n"
     : "";
   return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
-    (d.dry ? c.yellow(warn) : c.dim(notes + kept)) + c.yellow(setAsideText(d.setAside));
+    (d.dry ? c.yellow(warn) : c.dim(notes + kept)) + c.yellow(setAsideText(d.setAside)) +
+    (d.out?.heldBack ? c.yellow(HELD_BACK) : "");
 }
+
+/**
+ * Said when another process reading the index kept the forgotten text in index.db's old pages
+ * (the log cannot be copied back while it reads).
+ */
+export const HELD_BACK = "another process is reading the index (deja view, an MCP server, " +
+  "deja index --watch): the forgotten text stays in index.db's unused pages until it stops; " +
+  "the next deja command after that clears it\n";
 
 async function runForget(a: Args, io: IO): Promise<number> {
   const args = parseForget(a);

@@ -68,6 +68,11 @@ export interface ForgetOutcome {
   notesDeleted?: number;
   /** Sessions that got a tombstone (all but those of deja's own notes file). */
   tombstoned?: number;
+  /**
+   * Another process was reading the index, so the file's old pages (the forgotten text among
+   * them) stay on disk until it ends: the log could not be copied back.
+   */
+  heldBack?: boolean;
 }
 
 /**
@@ -264,8 +269,19 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   } finally {
     store.db.exec("PRAGMA temp_store = MEMORY");
   }
-  store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  return { sessions: sessions.length, events, wordsPruned: pruned };
+  // A reader on an older snapshot (`deja view`, an MCP server, another shell's query) keeps the
+  // log from being copied back: the old pages, forgotten text in them, stay in index.db until it
+  // ends (trial 115 F3: said nowhere).
+  const ck = store.db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as
+    | { busy: number; log: number; checkpointed: number }
+    | undefined;
+  const heldBack = !!ck && (ck.busy !== 0 || ck.checkpointed < ck.log);
+  return {
+    sessions: sessions.length,
+    events,
+    wordsPruned: pruned,
+    ...(heldBack ? { heldBack: true } : {}),
+  };
 }
 
 /**
