@@ -6,8 +6,7 @@
  *
  * Prompt rule: the prompt's words the index holds are weighed by rarity
  * (idf = ln(events / events holding the word), half as much again for words
- * of identifiers such as `REDIS_URL`, 0.4 as much for a word only a pasted
- * block holds: YAML, a table, a fence); stop words and filler ("cannot",
+ * of identifiers such as `REDIS_URL`); stop words and filler ("cannot",
  * "still") never count. A word with idf ≥ 2 (1.5 for an identifier's) is
  * informative. With at least two informative words, or one that counts alone
  * (weighing 3 or more, and an identifier's or no common English word:
@@ -209,34 +208,6 @@ const FILLER = new Set(
     "working works would wrong yesterday yet").split(" "),
 );
 
-/** How much a word only a prompt's pasted block holds weighs beside the prompt's prose. */
-const PASTED_WEIGHT = 0.4;
-
-/**
- * A line pasted rather than written: a YAML or `key: value` line, a table's row (three or more
- * runs of two spaces or a tab), a shell prompt's line, or inside a ``` fence.
- */
-const PASTED_LINE =
-  /^\s*(?:- )?[\w./-]+:(?:\s|$)|\S(?: {2,}|\t)\S+(?: {2,}|\t)\S+(?: {2,}|\t)|^\s*[$#>] /;
-
-/**
- * The prompt's prose: its lines but those {@link PASTED_LINE} matches or a ``` fence holds.
- * The whole prompt when no line is prose (a prompt that is all paste still has words).
- */
-function proseOf(prompt: string): string {
-  const out: string[] = [];
-  let fenced = false;
-  for (const line of prompt.split(/\r?\n/)) {
-    if (/^\s*```/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (!fenced && !PASTED_LINE.test(line)) out.push(line);
-  }
-  const prose = out.join("\n");
-  return prose.trim() ? prose : prompt;
-}
-
 /** The index tokens of the prompt's identifier-like words (`REDIS_URL`, `chex-mix-timer`, `v1.2`, `fooBar`). */
 function technical(prompt: string): Set<string> {
   const out = new Set<string>();
@@ -261,11 +232,10 @@ export function promptWords(
    * out, and nothing was said).
    */
   own: ReadonlySet<number> = new Set(),
-): Array<{ word: string; idf: number; weight: number; technical: boolean; pasted: boolean }> {
+): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
   const head = prompt.slice(0, charactersEnd(prompt, PROMPT_CHARS));
   const tech = technical(head);
-  const asked = new Set(tokens(proseOf(head)));
   const words = [...new Set(tokens(head))]
     .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
     .slice(0, MAX_WORDS);
@@ -280,18 +250,9 @@ export function promptWords(
     if (df <= 0) continue;
     const idf = Math.log(n / df);
     const t = tech.has(word);
-    // A word only a pasted block holds (a YAML key, a column of `kubectl get pods`) says less of
-    // what is asked than the prose around it (trial 113 F8).
-    const pasted = !asked.has(word);
-    const w = (t ? idf * 1.5 : idf) * (pasted ? PASTED_WEIGHT : 1);
-    out.push({ word, idf, weight: w, technical: t, pasted });
+    out.push({ word, idf, weight: t ? idf * 1.5 : idf, technical: t });
   }
   return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
-}
-
-/** Whether a prompt's word is a name: an identifier's, or no common English word (`forgejo`, `k3s`). */
-function named(w: { word: string; technical: boolean } | undefined): boolean {
-  return !!w && (w.technical || !isEnglish(w.word));
 }
 
 /**
@@ -355,8 +316,7 @@ export function promptBlock(
   // a match without it is on the asking's words alone (trial 109 F8: "gives deploy" was all
   // a pasted `kubectl apply` list left when its objects' words matched nothing here).
   const top = words.slice(0, QUERY_WORDS);
-  const keeps = (kept: string[]) =>
-    top.every((w) => !w.technical || w.pasted || kept.includes(w.word));
+  const keeps = (kept: string[]) => top.every((w) => !w.technical || kept.includes(w.word));
   let query = top.map((w) => w.word);
   let found = find(query);
   // Nothing so: the words of the prompt one event of this project holds most of (trial 113
@@ -441,15 +401,14 @@ const MOST_WORDS = 12;
 const MOST_EVENTS = 200;
 
 /**
- * Of `words` (weightiest first), those one event of `opts.project` holds most of by weight
- * (one of the prompt's prose at least, when it has some besides what it pastes),
+ * Of `words` (weightiest first), those one event of `opts.project` holds most of by weight,
  * the sessions `opts.leaveOut` names left out: three or more, or two of which one is a name
  * (an identifier's word, or no common English word: `forgejo`, `k3s`), weightiest first, and
  * every identifier's word among them; undefined when no event holds so many. One FTS read of the events holding any of them.
  */
 function mostHeld(
   store: Store,
-  words: ReadonlyArray<{ word: string; weight: number; technical: boolean; pasted: boolean }>,
+  words: ReadonlyArray<{ word: string; weight: number; technical: boolean }>,
   opts: { project: string; leaveOut: ReadonlySet<number> },
 ): string[] | undefined {
   const rows = matchRows(store, ftsAny(words.map((w) => [w.word])), {
@@ -458,19 +417,15 @@ function mostHeld(
   }, MOST_EVENTS);
   if (!rows.length) return undefined;
   const texts = Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) });
-  const prose = words.some((w) => !w.pasted);
   let best: typeof words[number][] = [];
   let bestWeight = 0;
   for (const t of texts) {
     const has = new Set(tokens(t.text));
     const held = words.filter((w) => has.has(w.word));
-    const name = held.some(named);
+    const name = held.some((w) => w.technical || !isEnglish(w.word));
     if (held.length < 2 || (held.length === 2 && !name)) continue;
     // No identifier's word left out, as the fallbacks before (trial 109 F8).
-    if (words.some((w) => w.technical && !w.pasted && !held.includes(w))) continue;
-    // One of the prose's words at least, when the prompt has prose: a pasted block's rare words
-    // alone named a session that printed the same YAML, not the one asked about (trial 113 F8).
-    if (prose && !held.some((w) => !w.pasted)) continue;
+    if (words.some((w) => w.technical && !held.includes(w))) continue;
     const weight = held.reduce((n, w) => n + w.weight, 0);
     if (weight > bestWeight) [best, bestWeight] = [held, weight];
   }
