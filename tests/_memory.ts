@@ -199,6 +199,28 @@ export interface MemoryIndex {
 }
 
 /**
+ * Writes the sessions as a Claude Code store of project `/w/app` under `dir` (not indexed), and
+ * the variables that point deja at it with its own HOME and DEJA_HOME there: for tests that run
+ * `deja` itself (tests/_cli_io.ts `runWith`) and do things to its index between runs.
+ */
+export function claudeStore(
+  dir: string,
+  sessions: SessionSpec[],
+): { vars: Record<string, string>; files: string[] } {
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const files = sessions.map((s) => join(proj, `${s.id}.jsonl`));
+  sessions.forEach((s, i) => writeFileSync(files[i], claudeLines(s).join("\n") + "\n"));
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    TZ: "UTC",
+  };
+  return { vars, files };
+}
+
+/**
  * Writes the sessions as a Claude Code store and indexes it (the `deja`
  * notes harness too, when `notes` lines are given).
  */

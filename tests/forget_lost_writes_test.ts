@@ -6,10 +6,10 @@
  * searches, `deja index` said "up to date" and doctor "fresh").
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { claudeStore, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
 
@@ -32,17 +32,7 @@ const SESSIONS: SessionSpec[] = ["a", "e"].map((k, i) => ({
  */
 async function lostForget() {
   const dir = tempDir("deja-lostwal-");
-  const proj = join(dir, "claude", "-w-app");
-  mkdirSync(proj, { recursive: true });
-  for (const s of SESSIONS) {
-    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
-  }
-  const vars = {
-    HOME: join(dir, "home"),
-    DEJA_HOME: join(dir, "deja"),
-    DEJA_CLAUDE_ROOT: join(dir, "claude"),
-    TZ: "UTC",
-  };
+  const { vars } = claudeStore(dir, SESSIONS);
   assertEquals((await run(["index", "--quiet"], vars)).code, 0);
   const db = join(vars.DEJA_HOME, "index.db");
   const before = readFileSync(db);
@@ -129,17 +119,7 @@ Deno.test("deja index, doctor and a search with --no-refresh each see a forgotte
  */
 async function lostUndo() {
   const dir = tempDir("deja-lostundo-");
-  const proj = join(dir, "claude", "-w-app");
-  mkdirSync(proj, { recursive: true });
-  for (const s of SESSIONS) {
-    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
-  }
-  const vars = {
-    HOME: join(dir, "home"),
-    DEJA_HOME: join(dir, "deja"),
-    DEJA_CLAUDE_ROOT: join(dir, "claude"),
-    TZ: "UTC",
-  };
+  const { vars } = claudeStore(dir, SESSIONS);
   assertEquals((await run(["index", "--quiet"], vars)).code, 0);
   const forgot = await run(["forget", "--session", "eeeeeeee"], vars);
   assertEquals(forgot.code, 0, forgot.err);
@@ -183,17 +163,7 @@ Deno.test("sessions an undone forget brought back, lost with the index's writes,
 // (the log could not be copied back) and forget said nothing of it.
 Deno.test("forget says when another process reading the index keeps the forgotten text on disk", async () => {
   const dir = tempDir("deja-heldback-");
-  const proj = join(dir, "claude", "-w-app");
-  mkdirSync(proj, { recursive: true });
-  for (const s of SESSIONS) {
-    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
-  }
-  const vars = {
-    HOME: join(dir, "home"),
-    DEJA_HOME: join(dir, "deja"),
-    DEJA_CLAUDE_ROOT: join(dir, "claude"),
-    TZ: "UTC",
-  };
+  const { vars } = claudeStore(dir, SESSIONS);
   try {
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     // A reader on the index's snapshot, as `deja view` or an MCP server holds one.

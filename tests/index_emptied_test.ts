@@ -5,10 +5,10 @@
  * in full", and a background run built a new one without the sessions only the old one held).
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptiedIndex } from "../lib/store.ts";
-import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { claudeStore, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
 
@@ -30,16 +30,7 @@ const EMPTIED = "is damaged (emptied to 0 bytes; it held 2 sessions, among them 
 Deno.test("an index emptied to 0 bytes is named damaged, with what it held, until --rebuild", async () => {
   const dir = tempDir("deja-emptied-");
   try {
-    const proj = join(dir, "claude", "-w-app");
-    mkdirSync(proj, { recursive: true });
-    const files = SESSIONS.map((s) => join(proj, `${s.id}.jsonl`));
-    SESSIONS.forEach((s, i) => writeFileSync(files[i], claudeLines(s).join("\n") + "\n"));
-    const vars = {
-      HOME: join(dir, "home"),
-      DEJA_HOME: join(dir, "deja"),
-      DEJA_CLAUDE_ROOT: join(dir, "claude"),
-      TZ: "UTC",
-    };
+    const { vars, files } = claudeStore(dir, SESSIONS);
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     rmSync(files[0]); // aaaaaaaa lives in the index alone now ("gone, kept")
     assertEquals((await run(["index"], vars)).code, 0);

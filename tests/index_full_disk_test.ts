@@ -8,10 +8,10 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { asSqliteError, diskSpace, isDiskFull } from "../lib/store.ts";
-import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { claudeLines, claudeStore, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
 
@@ -79,16 +79,7 @@ const SESSIONS: SessionSpec[] = ["a", "b"].map((k, i) => ({
 Deno.test("on a full disk the index is named full, not damaged, and --rebuild keeps it in place", async () => {
   const dir = tempDir("deja-fulldisk-");
   try {
-    const proj = join(dir, "claude", "-w-app");
-    mkdirSync(proj, { recursive: true });
-    const files = SESSIONS.map((s) => join(proj, `${s.id}.jsonl`));
-    SESSIONS.forEach((s, i) => writeFileSync(files[i], claudeLines(s).join("\n") + "\n"));
-    const vars = {
-      HOME: join(dir, "home"),
-      DEJA_HOME: join(dir, "deja"),
-      DEJA_CLAUDE_ROOT: join(dir, "claude"),
-      TZ: "UTC",
-    };
+    const { vars, files } = claudeStore(dir, SESSIONS);
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     // aaaaaaaa's store is deleted: only the index holds it now ("gone, kept").
     rmSync(files[0]);
@@ -99,7 +90,7 @@ Deno.test("on a full disk the index is named full, not damaged, and --rebuild ke
     execFileSync("mkfifo", [db + "-shm"]);
     // A new session to read: no stat pass can answer for the index.
     const c = { ...SESSIONS[1], id: "cccccccc-2222-4333-8444-555555555555" };
-    writeFileSync(join(proj, `${c.id}.jsonl`), claudeLines(c).join("\n") + "\n");
+    writeFileSync(join(dirname(files[0]), `${c.id}.jsonl`), claudeLines(c).join("\n") + "\n");
     await withFree(0, async () => {
       for (const args of [["index"], ["index", "--rebuild"], ["alphaquokka"]]) {
         const r = await run(args, vars);

@@ -8,9 +8,9 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { claudeStore, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
 
@@ -25,17 +25,7 @@ Deno.test("a -wal removed under another process that holds the index is named so
   const dir = tempDir("deja-lostwal-");
   let holder: DatabaseSync | undefined;
   try {
-    const proj = join(dir, "claude", "-w-app");
-    mkdirSync(proj, { recursive: true });
-    for (const s of SESSIONS) {
-      writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
-    }
-    const vars = {
-      HOME: join(dir, "home"),
-      DEJA_HOME: join(dir, "deja"),
-      DEJA_CLAUDE_ROOT: join(dir, "claude"),
-      TZ: "UTC",
-    };
+    const { vars } = claudeStore(dir, SESSIONS);
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     const db = join(vars.DEJA_HOME, "index.db");
     // Another process reads the index (as `deja view` would) and keeps its read transaction.
