@@ -289,6 +289,11 @@ export function collectGarbage(): void {
   (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(true);
 }
 
+/** How many threads the process may run at once (parse workers beside the writer: lib/parse_pool.ts). */
+export function cores(): number {
+  return process.getBuiltinModule("node:os").availableParallelism();
+}
+
 /**
  * Asks Bun to collect garbage without waiting for it (nothing elsewhere): `deja show` of a
  * session of many short events paced so held less at no cost in time (420k events: 306 -> 251

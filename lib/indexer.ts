@@ -55,7 +55,7 @@ import { WriteBatch } from "./write_batch.ts";
 import { newlyGone } from "./gone.ts";
 import { releaseGoneHolders } from "./copies.ts";
 import { rebuildVocab } from "./search/vocab_rebuild.ts";
-import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, POOL_SIZE } from "./parse_pool.ts";
+import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, poolSize } from "./parse_pool.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { reapplyTombstones, type Reforgotten } from "./forget/reapply.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -84,6 +84,7 @@ import {
   writeSource,
 } from "./index_source.ts";
 import { trace } from "../core/trace.ts";
+import { cores } from "../core/runtime.ts";
 import { clearIdle, whenIdle } from "./idle.ts";
 
 /** Per-harness result of one run. */
@@ -254,7 +255,7 @@ export async function runIndex(
   );
   const path = indexPath(env);
   // Where large sources are parsed while the previous chunks are written.
-  const pool = new ParsePool(env);
+  const pool = new ParsePool(env, poolSize(cores()));
   try {
     sweepCopies(env); // store copies a killed run left behind
     let movedAside: string | undefined;
@@ -765,7 +766,10 @@ async function indexHarness(
       if (first) aheadBytes -= bytesOf(first);
       const planned = first ?? await plan(src);
       // Refilled when short of sources, or of bytes (small ones are parsed several to a job).
-      if ("chunks" in planned && (ahead.length < AHEAD || aheadBytes < AHEAD_BYTES / 2)) {
+      if (
+        "chunks" in planned &&
+        (ahead.length < aheadOf(run.pool.size) || aheadBytes < aheadBytesOf(run.pool.size) / 2)
+      ) {
         const window = new Set([src.path, ...ahead.map((a) => a.src.path)]);
         // Planned together, so that the small ones among them can share a worker's job.
         const release = run.pool.hold();
@@ -773,7 +777,7 @@ async function indexHarness(
           for (
             let j = i + 1 + ahead.length;
             j < sources.length && ahead.length < AHEAD_SOURCES &&
-            (ahead.length < AHEAD || aheadBytes < AHEAD_BYTES);
+            (ahead.length < aheadOf(run.pool.size) || aheadBytes < aheadBytesOf(run.pool.size));
             j++
           ) {
             const next = sources[j];
@@ -879,10 +883,12 @@ function changedSince(store: Store, src: SourceRef): boolean {
 /**
  * Sources planned, their parses started, beyond the one being written: enough
  * that every parse worker holds its next job when it ends one (lib/parse_pool.ts
- * POOL_SIZE workers, JOB_DEPTH jobs each), and one more. What they hold is bounded
+ * `workers`, JOB_DEPTH jobs each), and one more. What they hold is bounded
  * per worker (MAX_IN_FLIGHT chunks), not per source.
  */
-export const AHEAD = POOL_SIZE * JOB_DEPTH + 1;
+export function aheadOf(workers: number): number {
+  return workers * JOB_DEPTH + 1;
+}
 
 /**
  * Bytes to read that the sources planned ahead reach when small ones are planned (up to
@@ -890,7 +896,9 @@ export const AHEAD = POOL_SIZE * JOB_DEPTH + 1;
  * (lib/parse_pool.ts GROUP_BYTES), and the next ones waiting. Planned again when they
  * drop below half, so that a worker's next job finds several waiting, not one.
  */
-export const AHEAD_BYTES = (POOL_SIZE * JOB_DEPTH + 2) * GROUP_BYTES;
+export function aheadBytesOf(workers: number): number {
+  return (workers * JOB_DEPTH + 2) * GROUP_BYTES;
+}
 
 /** Sources planned ahead at most. */
 export const AHEAD_SOURCES = 2 * GROUP_SOURCES;

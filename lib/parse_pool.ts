@@ -5,7 +5,7 @@
  * run off the writer's thread. Up to {@link POOL_SIZE} workers, each parsing one
  * job at a time (a large source, or consecutive small ones, see {@link GROUP_BYTES})
  * with the next posted behind it ({@link JOB_DEPTH}): the indexer asks for the
- * next sources' parses while it writes the current one (lib/indexer.ts AHEAD),
+ * next sources' parses while it writes the current one (lib/indexer.ts aheadOf),
  * they are posted in order as workers have room, and a worker starts its next
  * job as soon as it has parsed one, so the writer, which alone touches SQLite,
  * does not wait between sources. A worker's chunks flow
@@ -134,7 +134,7 @@ export const WORKER_MIN_BYTES = 256 * 1024;
  * store's parse, so thousands of small stores were all parsed on the writer's
  * thread while the second core idled (issue 18); in jobs of many they are
  * parsed beside the writing like large ones. The indexer plans enough small
- * sources ahead to fill a job per worker (lib/indexer.ts AHEAD_BYTES).
+ * sources ahead to fill a job per worker (lib/indexer.ts aheadBytesOf).
  */
 export const GROUP_BYTES = 512 * 1024;
 // Small sources at the end of the queue wait for the next ones planned (ParsePool.pump): with
@@ -146,15 +146,26 @@ export const GROUP_BYTES = 512 * 1024;
 export const GROUP_SOURCES = 64;
 
 /**
- * Parse workers at most (measured on 2 cores: the parse side of a source cost
- * about 1.5 times its writing, so one worker kept the writer waiting). Measured
- * again once workers sent only the tokens the writer had not kept
- * (lib/parse_worker.ts), on 2,282 stores of 40 KB, compiled binary, 4
- * alternating runs: one worker 3.37-3.95 s wall against 3.32-3.82 with two, CPU
- * ~0.3 s less and peak RSS ~100 MB against ~120, but the writer idled 0.49 s
- * waiting for chunks against 0.30 (traced): no faster, so two.
+ * Parse workers at most; a run on fewer than three cores starts one ({@link poolSize}). The parse side of a source once cost about 1.5 times
+ * its writing, and two workers kept a 2-core writer fed (measured before on
+ * 2,282 stores of 40 KB, compiled binary, 4 alternating runs: one worker
+ * 3.37-3.95 s wall against 3.32-3.82 with two). Since, the parse side costs
+ * about what the writing does (per thread, a full index of the 100 MB bench
+ * corpus: the writer ~1.1 s of CPU, the two workers ~1.16 s together), so on
+ * 2 cores a second worker only takes CPU from the writer's core: measured again (issue 18,
+ * compiled Bun binary, idle 2-core machine, 4-5 alternated runs), the 100 MB
+ * bench corpus of 1.5 MB sessions indexed in 1.26-1.30 s wall, 2.3 s CPU, peak
+ * RSS 108-111 MB with one worker against 1.42-1.56 s, 2.6 s, 135-142 MB with
+ * two; its 2,282 stores of 40 KB in 1.83-1.98 s, 3.1 s, 111-114 MB against
+ * 2.03-2.21 s, 3.5 s, 129-134 MB. With more cores a second worker has a core
+ * of its own, and parsing stays ahead of the one writer.
  */
 export const POOL_SIZE = 2;
+
+/** Parse workers for a run on `n` cores: one less, at least one, at most {@link POOL_SIZE}. */
+export function poolSize(n: number): number {
+  return Math.min(POOL_SIZE, Math.max(1, n - 1));
+}
 
 /**
  * Jobs posted to one worker at most: the one it parses and the next ones, so
@@ -231,7 +242,7 @@ export class ParsePool {
   readonly stats: PoolStats = { jobs: 0, sources: 0 };
   constructor(
     private env: Env,
-    private size = POOL_SIZE,
+    readonly size = POOL_SIZE,
     private gc = new GarbagePacer(GC_BYTES),
     private depth = JOB_DEPTH,
   ) {}

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { join } from "node:path";
-import { GROUP_BYTES, ParsePool, WORKER_MIN_BYTES } from "../lib/parse_pool.ts";
+import { GROUP_BYTES, ParsePool, poolSize, WORKER_MIN_BYTES } from "../lib/parse_pool.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { CHUNK_EVENTS, claude } from "../parsers/claude.ts";
 import type { Env } from "../core/model.ts";
@@ -118,4 +118,8 @@ Deno.test("small sources at the end of the queue wait for the next ones planned 
   } finally {
     pool.close();
   }
+});
+
+Deno.test("a run on two cores starts one parse worker, on more two, on one still one", () => {
+  assertEquals([1, 2, 3, 4, 64].map(poolSize), [1, 1, 2, 2, 2]);
 });
