@@ -29,6 +29,16 @@ const CONCLUSION_RE =
 const GAVE_UP_RE =
   /\b(?:(?:i|we) (?:wasn't|was not|weren't|couldn't|could not|can't|cannot|am not|are not) (?:able to )?(?:fix|find|get|resolve|reproduce|figure out|make)|giving up|give up on|gave up|let's (?:abandon|drop|stop)|i'll stop here|(?:i've |i have )?reverted (?:all|my|the|these) changes|not able to (?:fix|resolve)|unable to (?:fix|resolve|find)|no luck|didn't work either|still (?:failing|broken) after)\b/i;
 
+/**
+ * Either of the two above, in one pass: most replies hold neither, and one scan of a reply
+ * costs about what each of the two costs alone (issue 18: the 100 MB bench corpus's 6 MB of
+ * replies, Bun, 23 ms against 42 for both).
+ */
+const EITHER_RE = new RegExp(
+  `\\b(?:${[CONCLUSION_RE, GAVE_UP_RE].map((r) => r.source.slice(5, -3)).join("|")})\\b`,
+  "i",
+);
+
 const ERROR_RE =
   /(?:Error|Exception)\b|error\[|Traceback \(most|panic:|fatal:|FAILED|ENOENT|EACCES|ECONNREFUSED|Segmentation fault|command not found|No such file/;
 
@@ -43,6 +53,7 @@ const FUNCTION_WORDS = /\b(?:the|a|an|and|to|of|is|it|this|that|i|we|you|in|for|
 export function eventFlags(kind: string, text: string, failed = false): number {
   let f = 0;
   if (kind === "assistant" || kind === "summary") {
+    if (!EITHER_RE.test(text)) return f;
     if (CONCLUSION_RE.test(text)) f |= CONCLUSION;
     if (kind === "assistant" && GAVE_UP_RE.test(text)) f |= GAVE_UP;
   } else if (kind === "user") {
