@@ -25,7 +25,7 @@ import {
   searchCommand,
   symbolHint,
 } from "./_search_notes.ts";
-import { acrossEvents } from "./search_words.ts";
+import { acrossEvents, subagentMark } from "./search_words.ts";
 
 /** The note id of snippet `s` of result `r`, when it is a note. */
 function noteOf(d: SearchData, r: { id: string }, s: { seq: number }): string | undefined {
@@ -172,10 +172,12 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     if (what) out.push(`  ${oneLine(what, 100)}`);
     for (const s of r.snippets) {
       const note = noteOf(d, r, s);
+      // A subagent's event, filed under its parent, is said to be the subagent's (trial 116 L1).
+      const sub = subagentMark(r, s, (id) => refOf(d, { harness: r.harness, id }));
       out.push(
         `    ${c.dim(speaker(r.harness, s.kind).padEnd(11))} ${
           c.marks(oneLine(s.text, 200, { marks: true }))
-        }${note ? c.dim(`  (note ${note})`) : ""}`,
+        }${note ? c.dim(`  (note ${note})`) : ""}${sub ? c.dim(`  (${sub})`) : ""}`,
       );
     }
   }
