@@ -71,6 +71,10 @@ export function searchJson(
   return {
     ...base,
     forms_unread: d.formsUnread ?? [],
+    // Trial 116 L2: `total` of `deja search file --json` was 27 at `--limit 27`, 28 at `--limit
+    // 28` (the sessions saying only `files`, looked for when the limit leaves room): said here,
+    // as the text says it ("showing 3 of 27 holding file as typed").
+    total_excludes_forms: Boolean(d.formsUnread?.length),
     // What each session was about: its title, else its first typed prompt.
     results: base.results.map((r, i) => {
       const hit = d.result.results[i];
