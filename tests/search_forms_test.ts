@@ -236,6 +236,35 @@ Deno.test("a word typed alone whose exact matches fill the list names the forms 
   }
 });
 
+Deno.test("--json says when total leaves out the sessions holding only a word's other forms (trial 116 L2)", async () => {
+  // Trial 116 L2: `deja search file --json` gave total 27 at `--limit 27` and 28 at `--limit
+  // 28` (a session saying only `files`), and nothing in the document told a script why.
+  const ix = await memIndex([
+    { id: "s-a", events: [["user", "the config file is missing"]] },
+    { id: "s-b", events: [["user", "open the file in the editor"]] },
+    { id: "s-c", events: [["user", "the files were never staged"]] },
+  ]);
+  try {
+    const json = async (limit: string) =>
+      JSON.parse((await runMain(ix.env, ["search", "file", "--limit", limit, "--json"])).out);
+    const full = await json("2");
+    assertEquals(
+      [full.total, full.total_excludes_forms, full.forms_unread, full.forms_follow],
+      [2, true, ["files"], null],
+    );
+    const room = await json("3");
+    assertEquals(
+      [room.total, room.total_excludes_forms, room.forms_unread, room.forms_follow],
+      [3, false, [], { listed: 1, total: 1 }],
+    );
+    // A word with no other form held anywhere: the total is complete whatever the limit.
+    const none = JSON.parse((await runMain(ix.env, ["search", "editor", "--json"])).out);
+    assertEquals([none.total, none.total_excludes_forms], [1, false]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a word typed alone names no form left unread that only the sessions listed hold (trial 103 F10)", async () => {
   // Trial 103 F10: `deja search README` said "its other forms (readmes) were not looked for",
   // where the one session saying `READMEs` was listed (it says `README` too).

@@ -374,6 +374,13 @@ export async function searchData(
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
     for (const id of r.copies ?? []) refs.set(`${r.harness}:${id}`, shortRef(store, r.harness, id));
+    // A snippet of a subagent filed under it is marked with the subagent's (trial 116 L1).
+    for (const s of r.snippets) {
+      const key = `${r.harness}:${s.session}`;
+      if (s.session !== r.id && !refs.has(key)) {
+        refs.set(key, shortRef(store, r.harness, s.session));
+      }
+    }
     const what = describeSession(store, { id: r.rowid, title: r.title });
     if (what) about.set(`${r.harness}:${r.id}`, what);
   }

@@ -25,7 +25,7 @@ import {
   searchCommand,
   symbolHint,
 } from "./_search_notes.ts";
-import { acrossEvents } from "./search_words.ts";
+import { acrossEvents, subagentMark } from "./search_words.ts";
 
 /** The note id of snippet `s` of result `r`, when it is a note. */
 function noteOf(d: SearchData, r: { id: string }, s: { seq: number }): string | undefined {
@@ -71,6 +71,10 @@ export function searchJson(
   return {
     ...base,
     forms_unread: d.formsUnread ?? [],
+    // Trial 116 L2: `total` of `deja search file --json` was 27 at `--limit 27`, 28 at `--limit
+    // 28` (the sessions saying only `files`, looked for when the limit leaves room): said here,
+    // as the text says it ("showing 3 of 27 holding file as typed").
+    total_excludes_forms: Boolean(d.formsUnread?.length),
     // What each session was about: its title, else its first typed prompt.
     results: base.results.map((r, i) => {
       const hit = d.result.results[i];
@@ -172,10 +176,12 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     if (what) out.push(`  ${oneLine(what, 100)}`);
     for (const s of r.snippets) {
       const note = noteOf(d, r, s);
+      // A subagent's event, filed under its parent, is said to be the subagent's (trial 116 L1).
+      const sub = subagentMark(r, s, (id) => refOf(d, { harness: r.harness, id }));
       out.push(
         `    ${c.dim(speaker(r.harness, s.kind).padEnd(11))} ${
           c.marks(oneLine(s.text, 200, { marks: true }))
-        }${note ? c.dim(`  (note ${note})`) : ""}`,
+        }${note ? c.dim(`  (note ${note})`) : ""}${sub ? c.dim(`  (${sub})`) : ""}`,
       );
     }
   }

@@ -17,6 +17,7 @@ import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
 import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
 import { Q } from "../schema.ts";
+import { localTime } from "../memory/text.ts";
 
 /** Tiers where a session may hold the words only between its events (`spread`). */
 const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemmed", "close"]);
@@ -30,6 +31,23 @@ const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemm
 export function acrossEvents(res: SearchResult, r: SearchResult["results"][number]): boolean {
   return SPREAD_TIERS.has(res.tier) && res.results.some((x) => !x.spread) && r.spread &&
     !r.titleMatch && !r.promptMatch;
+}
+
+/**
+ * What a snippet of hit `r` is marked with when it is an event of a subagent filed under the
+ * hit (lib/search/sessions.ts `root`), not of the hit itself: `subagent 019d924b, 2026-04-15
+ * 17:59`, the subagent's reference (`ref`, as `deja show` lists it) and the event's time, which
+ * may fall after the parent's own last activity its header shows. "" for the hit's own events.
+ * The CLI and mode recall mark the same snippets (trial 116 L1: a subagent's prompt was shown
+ * as the parent's, where `deja show` of the parent does not hold it).
+ */
+export function subagentMark(
+  r: { id: string },
+  s: { session: string; time: number | null },
+  ref: (id: string) => string,
+): string {
+  if (s.session === r.id) return "";
+  return `subagent ${ref(s.session)}${s.time ? `, ${localTime(s.time)}` : ""}`;
 }
 
 /** Words of a query no event holds, and what the query finds without them. */

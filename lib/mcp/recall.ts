@@ -45,6 +45,7 @@ import {
   apartWords,
   droppedNote,
   sessionIdTyped,
+  subagentMark,
 } from "../cli/search_words.ts";
 import { MAX_LIMIT } from "./tool.ts";
 import { narration } from "../cli/search_narration.ts";
@@ -388,7 +389,9 @@ function hitBlock(
   for (const s of r.snippets) {
     const kind = speaker(r.harness, s.kind);
     const note = notes.get(`${r.id}:${s.seq}`);
-    const line = `   - ${KIND[kind] ?? kind}: ${oneLineForAgent(s.text, 200)}${
+    // A subagent's event, filed under its parent, is said to be the subagent's (trial 116 L1).
+    const sub = subagentMark(r, s, (id) => shortRef(store, r.harness, id));
+    const line = `   - ${KIND[kind] ?? kind}${sub && ` (${sub})`}: ${oneLineForAgent(s.text, 200)}${
       note ? ` (note ${note})` : ""
     }`;
     if (!seen.has(line)) lines.push(line); // a turn repeated in the store is shown once
