@@ -52,3 +52,49 @@ Deno.test("trial 117 F2: a comment added after install beside a URL is still kep
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// F3: a key set to null, replaced by deja's container, was taken out with it.
+for (
+  const [target, file, original] of [
+    ["claude-code", ".claude.json", `{\n  "x": 1,\n  "mcpServers": null\n}\n`],
+    ["hermes", ".hermes/config.yaml", `model: gpt-5\nmcp_servers: ~\n`],
+  ]
+) {
+  Deno.test(`trial 117 F3: ${target}: ${JSON.stringify(original)} comes back with its null`, () => {
+    const w = world();
+    try {
+      roundTrip(w, target, join(w.home, file), original);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  });
+}
+
+Deno.test("trial 117 F3: install hermes-auto + uninstall hermes gives back mcp_servers: ~ and hooks: ~", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".hermes", "config.yaml");
+    const original = `model: gpt-5\nmcp_servers: ~\nhooks: ~\n`;
+    write(path, original);
+    installTargets(w.env, w.self, [t("hermes-auto")]);
+    assertStringIncludes(read(path), "hook-prompt");
+    uninstallTargets(w.env, [t("hermes")]);
+    assertEquals(read(path), original);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("trial 117 F3: a null the user set after install is not undone by uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".claude.json");
+    write(path, `{"x": 1}\n`);
+    installTargets(w.env, w.self, [t("claude-code")]);
+    write(path, read(path).replace(`"x": 1`, `"x": 1, "y": null`));
+    uninstallTargets(w.env, [t("claude-code")]);
+    assertEquals(parseConfig(read(path), "json"), { x: 1, y: null });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
