@@ -98,3 +98,51 @@ Deno.test("trial 117 F3: a null the user set after install is not undone by unin
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// F4: install kept the user's timeout on deja's hook as theirs; uninstall removed the hook.
+for (
+  const [target, file, from, to] of [
+    ["claude-auto", ".claude/settings.json", `"timeout": 10`, `"timeout": 20`],
+    ["crush-auto", ".config/crush/crush.json", `"timeout": 10`, `"timeout": 30`],
+    ["gemini-auto", ".gemini/settings.json", `"timeout": 10000`, `"timeout": 25000`],
+    ["kimi-auto", ".kimi-code/config.toml", `timeout = 10`, `timeout = 25`],
+    ["hermes-auto", ".hermes/config.yaml", `timeout: 10`, `timeout: 25`],
+  ]
+) {
+  Deno.test(`trial 117 F4: ${target}: deja's hook with the user's timeout is kept by uninstall, removed by --force`, () => {
+    const w = world();
+    try {
+      const path = join(w.home, file);
+      // An empty Kimi config.toml: one with content is trial 117 F1, not this test's.
+      const original = file.endsWith(".toml")
+        ? ""
+        : file.endsWith(".yaml")
+        ? "# mine\n"
+        : `{"theme": "dark"}\n`;
+      write(path, original);
+      installTargets(w.env, w.self, [t(target)]);
+      assertStringIncludes(read(path), from);
+      write(path, read(path).replace(from, to));
+      const again = installTargets(w.env, w.self, [t(target)]);
+      const i = again.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+      assertEquals(i?.action, "kept");
+      assertStringIncludes(i?.note ?? "", "is kept as yours");
+
+      const gone = uninstallTargets(w.env, [t(target)]);
+      const u = gone.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+      assertEquals([u?.action, u?.note], [
+        "kept",
+        "a hook of deja's you edited is kept as yours; deja's others were removed; " +
+        `'deja uninstall ${target} --force' removes it too`,
+      ]);
+      assertStringIncludes(read(path), to);
+
+      const forced = uninstallTargets(w.env, [t(target)], { force: true });
+      const f = forced.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+      assertEquals(f?.action, "removed");
+      assert(!/hook-(context|prompt|tool)/.test(read(path)), read(path));
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  });
+}
