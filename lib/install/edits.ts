@@ -388,6 +388,27 @@ export function hookByDeja(
 }
 
 /**
+ * True when deja's hook item `h` ({@link hookByDeja}) holds a timeout of the user's: another
+ * number than every spec whose command it runs writes. Install keeps such a timeout as the
+ * user's ({@link keptTimeout}), so uninstall keeps the item as theirs too, unless `--force`
+ * (trial 117 F4: it was removed silently). A spec with no timeout (a retired hook) says
+ * nothing.
+ */
+export function timeoutEdited(
+  h: Obj,
+  specs: readonly (Pick<HookSpec, "args"> & Partial<Pick<HookSpec, "timeout">>)[],
+): boolean {
+  const t = h.timeout;
+  if (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || typeof h.command !== "string") {
+    return false;
+  }
+  const prog = commandProgram(h.command);
+  const wrote = specs.filter((s) => h.command === hookCommand(prog, s.args))
+    .map((s) => s.timeout).filter((x) => typeof x === "number");
+  return wrote.length > 0 && !wrote.includes(t);
+}
+
+/**
  * True when a hook command runs a deja launcher (`launcher`, or any `deja-launcher`) first,
  * whatever its arguments: deja's entry, as written or as the user edited it since
  * (`uninstall --force` takes these out too).
@@ -603,7 +624,8 @@ export function allHooks(
 
 /**
  * Removes every hook item deja wrote for `specs` ({@link hookByDeja}; any
- * event) and puts back the user's entries `--force` replaced (`back`); an
+ * event; one with a timeout of the user's, {@link timeoutEdited}, only with
+ * `force`) and puts back the user's entries `--force` replaced (`back`); an
  * entry left without items goes too, but event lists and a `hooks` map left
  * empty stay (wire.ts prunes the ones deja created). Returns the number of
  * items removed; the ones put back are added to `restored`.
@@ -611,7 +633,7 @@ export function allHooks(
 export function removeHooks(
   o: Obj,
   style: "flat" | "nested",
-  specs: readonly Pick<HookSpec, "args">[],
+  specs: readonly (Pick<HookSpec, "args"> & Partial<Pick<HookSpec, "timeout">>)[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
@@ -628,7 +650,8 @@ export function removeHooks(
     const kept = list.flatMap((e) => {
       const all = items(e, style);
       const mine = all.filter((h) =>
-        hookByDeja(h.command, specs, launcher) || (force && runsLauncher(h.command, launcher))
+        (hookByDeja(h.command, specs, launcher) && !timeoutEdited(h, specs)) ||
+        (force && runsLauncher(h.command, launcher))
       );
       if (!mine.length) return [e];
       here += mine.length;

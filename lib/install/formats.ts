@@ -55,6 +55,19 @@ export function formatOf(path: string): ConfigFormat {
   return "json";
 }
 
+/**
+ * The comments of a JSON or JSONC text as written (`// …`, `/* … *\/`), read by jsonc-parser's
+ * visitor: a `//` inside a string (any URL) is none (trial 117 F2).
+ */
+export function jsonComments(text: string): string[] {
+  const out: string[] = [];
+  jsonc.visit(text, { onComment: (at, n) => void out.push(text.slice(at, at + n)) }, {
+    allowTrailingComma: true,
+    disallowComments: false,
+  });
+  return out;
+}
+
 function lineCol(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split("\n");
   return { line: before.length, column: before[before.length - 1].length + 1 };

@@ -19,6 +19,7 @@ import {
   putBackHooks,
   runsLauncher,
   ShapeError,
+  timeoutEdited,
 } from "./edits.ts";
 
 type Obj = Record<string, unknown>;
@@ -121,14 +122,15 @@ export function allListHooks(
 }
 
 /**
- * Removes every entry deja wrote for `specs` (edits.ts `hookByDeja`) and puts
+ * Removes every entry deja wrote for `specs` (edits.ts `hookByDeja`; one with a
+ * timeout of the user's, `timeoutEdited`, only with `force`) and puts
  * back the user's entries `--force` replaced (`back`); a list left empty stays
  * (wire.ts prunes it when deja created it).
  * Returns how many went; the ones put back are added to `restored`.
  */
 export function removeListHooks(
   o: Obj,
-  specs: readonly Pick<HookSpec, "args">[],
+  specs: readonly (Pick<HookSpec, "args"> & Partial<Pick<HookSpec, "timeout">>)[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
@@ -138,7 +140,8 @@ export function removeListHooks(
   if (!list) return 0;
   const ours = (e: unknown) =>
     isObj(e) &&
-    (hookByDeja(e.command, specs, launcher) || (force && runsLauncher(e.command, launcher)));
+    ((hookByDeja(e.command, specs, launcher) && !timeoutEdited(e, specs)) ||
+      (force && runsLauncher(e.command, launcher)));
   const kept = list.filter((e) => !ours(e));
   const n = list.length - kept.length;
   if (!n) return 0;

@@ -35,7 +35,8 @@ import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
 import { type Change, holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
-import { formatOf, parseConfig } from "./formats.ts";
+import { formatOf, jsonComments, parseConfig } from "./formats.ts";
+import { isObj } from "../../core/values.ts";
 
 /** What a run did. */
 export interface WireReport {
@@ -494,14 +495,15 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
  * True when putting `original` back over `now` (the config at `path`, the same data) loses
  * nothing its data does not show: every comment `now` holds and every integer too long for a
  * double to tell apart is in `original` too (trial 82: comments a user added after install,
- * and a 20-digit id changed since, were replaced by the backup's bytes). A `#` or `//` inside
- * a string counts as a comment here: such a config keeps deja's removal as it is, its
- * formatting aside, which loses nothing.
+ * and a 20-digit id changed since, were replaced by the backup's bytes). JSON's comments are
+ * read by jsonc-parser's scanner, so a URL's `//` is none (trial 117 F2: a config holding one
+ * never got its bytes back); a `#` inside a TOML or YAML string counts as a comment here: such
+ * a config keeps deja's removal as it is, its formatting aside, which loses nothing.
  */
 function noneLost(path: string, now: string, original: string): boolean {
   const hashes = formatOf(path) === "toml" || formatOf(path) === "yaml";
   const marks = (t: string) => [
-    ...(t.match(hashes ? /#[^\n]*/g : /\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).map((c) => c.trim()),
+    ...(hashes ? t.match(/#[^\n]*/g) ?? [] : jsonComments(t)).map((c) => c.trim()),
     ...(t.match(/\d{16,}/g) ?? []),
   ];
   const had = new Set(marks(original));
@@ -520,18 +522,34 @@ function heldByDeja(env: Env, path: string, text: string): boolean {
 }
 
 /**
- * True when two texts of the config at `path` hold the same data (read in the
- * file's format), empty objects and lists aside: taking deja's entry out of
- * `{"mcpServers": {"deja": …}}` leaves `{}`, which is the user's
- * `{"mcpServers": {}}` again.
+ * True when `now` and `original`, two texts of the config at `path`, hold the same data (read
+ * in the file's format), empty objects and lists aside: taking deja's entry out of
+ * `{"mcpServers": {"deja": …}}` leaves `{}`, which is the user's `{"mcpServers": {}}` again.
+ * A key `original` set to null that `now` lacks counts as the same too: install put deja's
+ * entry in place of the user's `"mcpServers": null` (YAML `mcp_servers: ~`), and uninstall
+ * took the container it made out whole (trial 117 F3: the null never came back). Not the
+ * other way: a null the user set since install stays.
  */
-function sameData(path: string, a: string, b: string): boolean {
+function sameData(path: string, now: string, original: string): boolean {
   try {
     const f = formatOf(path) === "json" ? "jsonc" : formatOf(path);
-    return JSON.stringify(pruned(parseConfig(a, f))) === JSON.stringify(pruned(parseConfig(b, f)));
+    const a = parseConfig(now, f);
+    const b = withoutNulls(parseConfig(original, f), a);
+    return JSON.stringify(pruned(a)) === JSON.stringify(pruned(b));
   } catch {
     return false;
   }
+}
+
+/** `v` without the keys (objects walked, lists not) whose value is null and that `now` lacks. */
+function withoutNulls(v: unknown, now: unknown): unknown {
+  if (!isObj(v)) return v;
+  const there = isObj(now) ? now : {};
+  return Object.fromEntries(
+    Object.entries(v).flatMap(([k, x]) =>
+      x === null && !(k in there) ? [] : [[k, withoutNulls(x, there[k])]]
+    ),
+  );
 }
 
 /**

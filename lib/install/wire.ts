@@ -243,7 +243,7 @@ function uninstallHooks(
   ctx: WireCtx,
   path: string,
   style: string,
-  specs: readonly Pick<HookSpec, "args">[],
+  specs: readonly (Pick<HookSpec, "args"> & Partial<Pick<HookSpec, "timeout">>)[],
   o: Obj,
 ): void {
   const recs = hookRecords(ctx, path);
