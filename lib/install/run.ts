@@ -496,9 +496,10 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
  * nothing its data does not show: every comment `now` holds and every integer too long for a
  * double to tell apart is in `original` too (trial 82: comments a user added after install,
  * and a 20-digit id changed since, were replaced by the backup's bytes). JSON's comments are
- * read by jsonc-parser's scanner, so a URL's `//` is none (trial 117 F2: a config holding one
- * never got its bytes back); a `#` inside a TOML or YAML string counts as a comment here: such
- * a config keeps deja's removal as it is, its formatting aside, which loses nothing.
+ * read by jsonc-parser's visitor (formats.ts jsonComments), so a URL's `//` is none (trial 117
+ * F2: a config holding one never got its bytes back); a `#` inside a TOML or YAML string
+ * counts as a comment here: such a config keeps deja's removal as it is, its formatting aside,
+ * which loses nothing.
  */
 function noneLost(path: string, now: string, original: string): boolean {
   const hashes = formatOf(path) === "toml" || formatOf(path) === "yaml";
