@@ -39,7 +39,7 @@ import {
 } from "./edits.ts";
 import { DEADLINE_MS, HOOK_NAMES, unknownHook } from "../hooks/table.ts";
 import { COMMANDS } from "../cli/table.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { type ConfigFormat, oneLineReason } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import { loadInstallState, madeKey } from "./state.ts";
@@ -572,9 +572,13 @@ function jsonPart(
       const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
       return { kind, path, state: "broken_config", detail: e.what ?? at + e.reason };
     }
-    throw e;
+    // Any other error reading it is this part's, said as such: doctor goes on to the other
+    // parts and targets (trial 117 F1: one config stopped the whole report, with a stack trace).
+    const why = oneLineReason(String((e as Error)?.message ?? e));
+    return { kind, path, state: "broken_config", detail: `deja could not read it: ${why}` };
   }
 }
+
 
 /** The index: present, openable, when last indexed, and how many indexed stores changed since. */
 export function indexStatus(env: Env): IndexStatus {
