@@ -1,8 +1,9 @@
 /**
  * Install and doctor as trial 117 met them: Kimi Code's first `[[hooks]]` table joins a
  * config.toml that holds anything already, a target deja cannot read or edit is refused and
- * named while the others go on (install, `--auto`, doctor), and a TOML file with both line
- * endings keeps each line's own and hears nothing from the TOML library.
+ * named while the others go on (install, `--auto`, doctor), a TOML file with both line endings
+ * keeps each line's own and hears nothing from the TOML library, and doctor says of the user's
+ * own `deja` MCP entry (or file) what install says: kept, `--force` replaces it.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { read, roundTrip, t, world, write } from "./_install_world.ts";
@@ -12,9 +13,11 @@ import { join } from "node:path";
 import { installTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
 import { parseConfig } from "../lib/install/formats.ts";
-import { doctorData } from "../lib/cli/cmd_doctor.ts";
+import { doctorData, doctorText, wireHint } from "../lib/cli/cmd_doctor.ts";
 
 type Obj = Record<string, unknown>;
+
+const io = (env: Parameters<typeof doctorText>[1]["env"]) => ({ isTTY: false, env });
 
 /** A YAML text whose aliases expand past what the yaml library reads (it throws, no parse error). */
 function aliasBomb(): string {
@@ -129,6 +132,67 @@ Deno.test("trial 117 F5: a TOML file with both line endings keeps each line's, a
     );
   } finally {
     console.warn = warn;
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("trial 117 F6: doctor says the user's own deja MCP entry is theirs, and that --force replaces it", () => {
+  const cases = [
+    {
+      target: "codex",
+      file: [".codex", "config.toml"],
+      text: '[mcp_servers.deja]\ncommand = "/opt/other/server"\nargs = ["x"]\n',
+      key: "mcp_servers.deja",
+    },
+    {
+      target: "claude-code",
+      file: [".claude.json"],
+      text: '{"mcpServers": {"deja": {"command": "/opt/other/server"}}}\n',
+      key: "mcpServers.deja",
+    },
+  ];
+  for (const c of cases) {
+    const w = world();
+    try {
+      write(join(w.home, ...c.file), c.text);
+      const r = installTargets(w.env, w.self, [t(c.target)]);
+      const mcp = r.outcomes.flatMap((o) => o.changes).find((x) => x.kind === "mcp");
+      assertEquals(mcp?.action, "kept");
+      const d = doctorData(w.env, w.self);
+      const st = d.targets.find((x) => x.target === c.target)!;
+      const part = st.parts.find((p) => p.kind === "mcp")!;
+      assertEquals(part.theirs, true);
+      assertStringIncludes(part.detail ?? "", `an entry deja did not write is there (${c.key})`);
+      assertEquals(wireHint(st), `deja install ${c.target} --force`);
+      const out = doctorText(d, io(w.env));
+      assertStringIncludes(
+        out,
+        `the MCP entry there is yours, not written by deja, and install keeps it; ` +
+          `'deja install ${c.target} --force' replaces it with deja's`,
+      );
+      assert(!new RegExp(`: deja install ${c.target}$`, "m").test(out), out);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});
+
+Deno.test("trial 117 F6: a skill file of the user's is said as theirs too, beside the MCP entry deja can add", () => {
+  const w = world();
+  try {
+    const skill = join(w.home, ".codex", "skills", "deja-history", "SKILL.md");
+    write(skill, "my own notes\n");
+    const d = doctorData(w.env, w.self);
+    const st = d.targets.find((x) => x.target === "codex")!;
+    assertEquals(st.parts.find((p) => p.kind === "skill")?.theirs, true);
+    // The MCP entry is missing and deja can add it: the plain install is still the hint.
+    assertEquals(wireHint(st), "deja install codex");
+    assertStringIncludes(
+      doctorText(d, io(w.env)),
+      "deja install codex (the skill there is yours, not written by deja, and install keeps " +
+        "it; --force replaces it)",
+    );
+  } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
 });
