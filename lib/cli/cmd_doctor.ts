@@ -25,6 +25,7 @@ import {
   type WireState,
 } from "../install/doctor.ts";
 import { installRefusal } from "../install/run.ts";
+import type { PartKind } from "../install/wire.ts";
 import { findTarget, wirables } from "../install/facts.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
@@ -437,14 +438,31 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   return lines.join("\n") + "\n";
 }
 
+/** What a part held by the user's own entry or file is called in the note. */
+const THEIRS: Record<PartKind, string> = {
+  mcp: "MCP entry",
+  skill: "skill",
+  command: "command",
+  file: "file",
+  hooks: "hook file",
+};
+
+/** The parts of `t` deja's wiring is missing from. */
+function missingParts(t: TargetStatus) {
+  return t.parts.filter((p) => p.state === "not_wired" || p.state === "partly_wired");
+}
+
 /**
  * The command that wires a harness found here into deja when its target is not wired
- * (`deja install <target>`; install leaves what is wired as it is), else null.
+ * (`deja install <target>`; install leaves what is wired as it is), else null. Where every
+ * missing part is held by an entry or file of the user's, which install keeps, the command is
+ * `--force`'s, which replaces them (trial 117 F6: `deja install codex` changed nothing).
  */
 export function wireHint(t: TargetStatus): string | null {
-  return t.detected && (t.state === "not_wired" || t.state === "partly_wired")
-    ? `deja install ${t.target}`
-    : null;
+  if (!t.detected || (t.state !== "not_wired" && t.state !== "partly_wired")) return null;
+  const missing = missingParts(t);
+  const theirs = missing.length > 0 && missing.every((p) => p.theirs);
+  return `deja install ${t.target}${theirs ? " --force" : ""}`;
 }
 
 /**
@@ -457,19 +475,26 @@ function wireNote(t: TargetStatus): string | null {
   // A part deja's entry is in, turned off, is no missing one (trial 40: "mcp missing" under
   // "deja's entry is there, turned off"): install leaves it off; --force turns it on.
   const off = t.parts.some((p) => p.detail?.includes("turned off"));
-  const missing = [
-    ...new Set(
-      t.parts.filter((p) => p.state === "not_wired" || p.state === "partly_wired").map((
-        p,
-      ) => p.kind),
-    ),
-  ];
+  const parts = missingParts(t);
+  const missing = [...new Set(parts.map((p) => p.kind))];
   const what = missing.length ? ` (${missing.join(", ")} missing)` : "";
   const state = t.state === "partly_wired" ? "partly wired" : "not wired";
   if (t.blocked) {
     return `${t.harness} is here but ${state}${what}; '${hint}' is refused now: ${t.blocked}`;
   }
   if (off) return `${t.harness}: deja's entry is turned off; ${hint} --force turns it on again`;
+  // An entry or file of the user's where deja's goes: said as install says it (trial 117 F6).
+  const theirs = [...new Set(parts.filter((p) => p.theirs).map((p) => THEIRS[p.kind]))];
+  if (theirs.length) {
+    const one = theirs.length === 1;
+    const yours = `the ${theirs.join(" and ")} there ${one ? "is" : "are"} yours, not ` +
+      `written by deja, and install keeps ${one ? "it" : "them"}`;
+    return theirs.length === missing.length
+      ? `${t.harness} is here but ${state}${what}: ${yours}; '${hint}' replaces ` +
+        `${one ? "it" : "them"} with deja's`
+      : `${t.harness} is here but ${state}${what}: ${hint} (${yours}; --force replaces ` +
+        `${one ? "it" : "them"})`;
+  }
   return `${t.harness} is here but ${state}${what}: ${hint}`;
 }
 

@@ -34,12 +34,13 @@ import {
   hasListItem,
   hookByDeja,
   isDejaServer,
+  mcpValue,
   serverProgram,
   writtenByDeja,
 } from "./edits.ts";
 import { DEADLINE_MS, HOOK_NAMES, unknownHook } from "../hooks/table.ts";
 import { COMMANDS } from "../cli/table.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { type ConfigFormat, oneLineReason } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import { loadInstallState, madeKey } from "./state.ts";
@@ -88,6 +89,12 @@ export interface PartStatus {
   detail?: string;
   /** Wired, but not working (yet): Codex's hooks before the user approved them, a timeout too low. */
   warning?: string;
+  /**
+   * An entry or file deja did not write holds deja's place (the user's own `deja` MCP server, a
+   * skill file of theirs): install keeps it, `--force` replaces it (trial 117 F6: doctor's
+   * `deja install codex` changed nothing).
+   */
+  theirs?: boolean;
 }
 
 /** One target as doctor sees it. */
@@ -211,7 +218,13 @@ function ownedPart(env: Env, kind: PartKind, tpl: string): PartStatus {
       return { kind, path, state: "wired" };
     }
   } catch { /* unreadable */ }
-  return { kind, path, state: "not_wired", detail: "a file deja did not write is there" };
+  return {
+    kind,
+    path,
+    state: "not_wired",
+    detail: "a file deja did not write is there",
+    theirs: true,
+  };
 }
 
 /** The wiring state of one target. Reads configs; writes nothing. */
@@ -224,7 +237,15 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       const path = mcpFile(env, mcp);
       parts.push(jsonPart(path, mcp.format, "mcp", (o) => {
         const e = getMcp(o, mcp.key);
-        if (!e || !isDejaServer(e)) return { state: "not_wired" };
+        if (!e || !isDejaServer(e)) {
+          // The user's own entry under deja's name, which install keeps (wire.ts `installMcp`).
+          if (mcpValue(o, mcp.key) === undefined) return { state: "not_wired" };
+          return {
+            state: "not_wired",
+            detail: `an entry deja did not write is there (${mcp.key.join(".")})`,
+            theirs: true,
+          };
+        }
         const want = withLauncher(mcp.entry, serverProgram(e)) as Obj;
         // Turned off in the harness's config (trial 39: goose's `enabled: false` was "wired").
         if (e.enabled === false || e.disabled === true) {
@@ -563,7 +584,7 @@ function jsonPart(
   path: string,
   format: ConfigFormat | undefined,
   kind: PartKind,
-  judge: (o: Record<string, unknown>) => { state: WireState; detail?: string },
+  judge: (o: Record<string, unknown>) => Omit<PartStatus, "kind" | "path">,
 ): PartStatus {
   try {
     return { kind, path, ...judge(readJsonDoc(path, format).value) };
@@ -572,7 +593,10 @@ function jsonPart(
       const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
       return { kind, path, state: "broken_config", detail: e.what ?? at + e.reason };
     }
-    throw e;
+    // Any other error reading it is this part's, said as such: doctor goes on to the other
+    // parts and targets (trial 117 F1: one config stopped the whole report, with a stack trace).
+    const why = oneLineReason(String((e as Error)?.message ?? e));
+    return { kind, path, state: "broken_config", detail: `deja could not read it: ${why}` };
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import * as jsonc from "jsonc-parser";
 import * as YAML from "yaml";
+import { diffArrays } from "diff";
 import {
   parse as tomlParse,
   patch as tomlPatch,
@@ -360,7 +361,7 @@ export class EditCheckError extends Error {}
  * and hold exactly `next` (so no edit bug can ever write a broken config, or
  * change a value deja did not mean to).
  *
- * @throws {EditCheckError} when it does not.
+ * @throws {EditCheckError} when it does not, or when the edit itself throws.
  */
 export function renderChecked(
   format: ConfigFormat,
@@ -368,7 +369,16 @@ export function renderChecked(
   before: Obj,
   next: Obj,
 ): string {
-  const out = renderConfig(format, text, before, next);
+  let out: string;
+  try {
+    out = renderConfig(format, text, before, next);
+  } catch (e) {
+    // An editing library that fails (trial 117 F1: toml-patch's "Node not found at hooks") is
+    // an edit that went wrong: the target is refused and named, the others go on.
+    throw new EditCheckError(
+      `the editor failed (${oneLineReason(String((e as Error)?.message ?? e))})`,
+    );
+  }
   let back: unknown;
   try {
     back = parseConfig(out, format);
@@ -399,7 +409,7 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       return out;
     }
     case "toml":
-      return fresh ? tomlStringify(next) : tomlPatch(text, next);
+      return fresh ? tomlStringify(next) : tomlEdit(text, before, next);
     case "yaml": {
       if (fresh) return YAML.stringify(next);
       const changes = diff(before, next);
@@ -413,4 +423,76 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       return doc.toString();
     }
   }
+}
+
+/** The line ending a text uses first ("\n" when it has none), as toml-patch takes it. */
+function firstEol(text: string): "\n" | "\r\n" {
+  const i = text.indexOf("\n");
+  return i > 0 && text[i - 1] === "\r" ? "\r\n" : "\n";
+}
+
+/**
+ * The TOML `text` (parsing to `before`) edited to hold `next` with toml-patch, and what it
+ * cannot do done beside it:
+ * - A top-level array of tables `text` lacks (Kimi Code's `[[hooks]]`) is appended as
+ *   `[[key]]` tables after everything the file holds: toml-patch 3.3.0 throws "Node not found
+ *   at hooks" adding one to any text that is not empty (trial 117 F1).
+ * - A text with both line endings (`\n` and `\r\n`) is edited with `\n` alone, and each line
+ *   kept gets its own ending back (the lines deja adds the one of the line before): toml-patch
+ *   turns every ending into the first one, and writes a warning of its own on stderr
+ *   (trial 117 F5).
+ */
+function tomlEdit(text: string, before: Obj, next: Obj): string {
+  const mixed = /\r\n/.test(text) && /(^|[^\r])\n/.test(text);
+  const src = mixed ? text.replaceAll("\r\n", "\n") : text;
+  const tables = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isObj);
+  const added = Object.keys(next).filter((k) => !(k in before) && tables(next[k]));
+  const rest = Object.fromEntries(Object.entries(next).filter(([k]) => !added.includes(k)));
+  let out = same(rest, before) ? src : tomlPatch(src, rest);
+  if (added.length) {
+    const eol = firstEol(src);
+    const tail = tomlStringify(Object.fromEntries(added.map((k) => [k, next[k]])), {
+      newLine: eol,
+    });
+    // A blank line before them, as toml-patch puts before a table it adds.
+    if (out.trim() !== "" && !/\n\r?\n$/.test(out)) out += out.endsWith("\n") ? eol : eol + eol;
+    out += tail;
+  }
+  return mixed ? keepLineEnds(text, out) : out;
+}
+
+/**
+ * `out` (an edit of `original` written with `\n` alone) with the line endings of `original`
+ * back on every line the two share, in order; a line `out` adds ends as the line before it.
+ */
+function keepLineEnds(original: string, out: string): string {
+  const lines = (t: string) => {
+    const parts = t.split(/(\r?\n)/);
+    const rows: Array<{ body: string; end: string }> = [];
+    for (let i = 0; i < parts.length; i += 2) {
+      rows.push({ body: parts[i], end: parts[i + 1] ?? "" });
+    }
+    if (rows.length > 1 && rows[rows.length - 1].body === "") rows.pop();
+    return rows;
+  };
+  const was = lines(original);
+  const now = lines(out);
+  let i = 0; // in `was`
+  let j = 0; // in `now`
+  let last = firstEol(original) as string;
+  const res: string[] = [];
+  for (const part of diffArrays(was.map((l) => l.body), now.map((l) => l.body))) {
+    for (const _ of part.value) {
+      if (part.removed) {
+        i++;
+        continue;
+      }
+      const row = now[j++];
+      const end = !row.end ? "" : part.added ? last : (was[i].end || row.end);
+      if (!part.added) i++;
+      if (end) last = end;
+      res.push(row.body + end);
+    }
+  }
+  return res.join("");
 }

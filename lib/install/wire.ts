@@ -62,7 +62,7 @@ import {
 import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
-import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
+import { type ConfigFormat, EditCheckError, oneLineReason, renderChecked } from "./formats.ts";
 import { allListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -601,13 +601,30 @@ interface Plan {
  * nothing. Refused (`refused` says why, naming the path): a config that is
  * not valid in its format (`path:line:column`), a value of the wrong type
  * where deja writes, or a file deja would change but cannot write (read-only,
- * a directory, in a directory it may not write in; files.ts `writeProblem`).
+ * a directory, in a directory it may not write in; files.ts `writeProblem`), or any other
+ * error reading or editing them (named in the refusal; never thrown).
  */
 export function planTarget(
   ctx: WireCtx,
   ref: TargetRef,
   install: boolean,
 ): Plan | { refused: string } {
+  try {
+    return planOf(ctx, ref, install);
+  } catch (err) {
+    // Anything else that fails reading or editing a target's configs refuses that target only,
+    // named with the error (trial 117 F1: toml-patch's "Node not found at hooks" stopped
+    // `install --auto` and `doctor` whole, with a stack trace).
+    const why = oneLineReason(String((err as Error)?.message ?? err));
+    return {
+      refused: `deja could not read or edit its configs (${why}); nothing of it was changed: ` +
+        "if the file is fine, please report this, and add deja's entry by hand meanwhile " +
+        "(docs/wiring.md)",
+    };
+  }
+}
+
+function planOf(ctx: WireCtx, ref: TargetRef, install: boolean): Plan | { refused: string } {
   const edits = jsonEdits(ctx, ref, install);
   const docs = new Map<string, { doc: JsonDoc; next: Obj }>();
   const changed: Plan["changed"] = [];
