@@ -39,6 +39,7 @@ import {
   absentWords,
   type ApartWord,
   apartWords,
+  commonLeftOut,
   droppedNote,
   hiddenExactText,
   partlyNews,
@@ -129,10 +130,10 @@ export interface SearchData {
   /** An endpoint that failed: the results stay as the index ranked them. */
   warning?: { message: string; hint?: string };
   /**
-   * When a query with a quoted phrase matched nothing: the query without its quotes and
-   * how many sessions it matches (more than none).
+   * When a query with a quoted phrase matched nothing: the query without its quotes, how
+   * many sessions it matches (more than none), and the common words that search left out.
    */
-  unquoted?: { query: string; sessions: number };
+  unquoted?: { query: string; sessions: number; common?: string[] };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -341,11 +342,14 @@ export async function searchData(
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
     const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
-    // Not when that search leaves a word of the phrase out: its sessions are no match of the
-    // words (trial 78 F9: `"hello world"` offered `deja hello world`, which lists sessions
-    // holding `world` alone, `hello` left out as too common).
-    if (loose && !loose.nothingMatched && loose.total && !droppedNote(loose)) {
-      unquoted = { query, sessions: loose.total };
+    // Not when that search leaves a word of the phrase out and keeps fewer than two: its
+    // sessions are no match of the words (trial 78 F9: `"hello world"` offered `deja hello
+    // world`, which lists sessions holding `world` alone, `hello` left out as too common).
+    // Common words left out beside two words or more searched are named in the hint (trial
+    // 118 F3: `"fix my kubernets yaml files"` was offered nothing, `my` being left out).
+    const common = loose ? commonLeftOut(loose) : undefined;
+    if (loose && !loose.nothingMatched && loose.total && common) {
+      unquoted = { query, sessions: loose.total, ...(common.length ? { common } : {}) };
     }
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess

@@ -8,7 +8,7 @@
 import type { FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import { STOP_WORDS, timeOnly } from "../query.ts";
+import { parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { lastSessions } from "../memory/last.ts";
 import { OPERATORS } from "../search/operators.ts";
@@ -190,6 +190,20 @@ export function droppedNote(res: SearchResult): string {
     slips.length ? `as a slip of a common word: ${slips.join(", ")}` : "",
     other.length ? `with nothing to search: ${other.join(" ")}` : "",
   ].filter(Boolean).join("; ");
+}
+
+/**
+ * The common words `res` left out of its search, when it still searched two words or more
+ * and left out nothing else: the words without a phrase's quotes then match what they name
+ * (empty: none left out). Undefined when it left out another word, or kept fewer than two
+ * (`"hello websocket"` searched as `websocket` alone is no match of the words).
+ */
+export function commonLeftOut(res: SearchResult): string[] | undefined {
+  if (!droppedNote(res)) return [];
+  const question = new Set(res.leftOut ?? []);
+  const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
+  if (words.some((w) => !STOP_WORDS.has(w))) return undefined;
+  return parseQuery(res.query).parts.length >= 2 ? words : undefined;
 }
 
 /**
