@@ -46,7 +46,7 @@ import {
   sessionIdTyped,
 } from "./_search_notes.ts";
 import { tokens } from "../search/tokenize.ts";
-import { idHolds, shownOfModel } from "./search_words.ts";
+import { idHolds, shownOfModel, unexplained } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
 import {
@@ -329,11 +329,15 @@ export async function searchData(
     }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
-  // Stores indexed in part are named when a word of the query is in no event: the part cut
-  // out may hold it (trial 90 F16: named on every miss, the quotes of a phrase its only fault).
+  // Stores indexed in part are named when a word the search looked up is in no text read and
+  // nothing else explains the miss: the part cut out may hold it (trial 90 F16: named on every
+  // miss, the quotes of a phrase its only fault). A word held in another form, inside a longer
+  // name or as a close spelling of a held one is explained by that (trial 118 F7: named on
+  // `overlaoded` and `authorizeWith`), and a word cut from a long query was never looked up.
   const stats = new TermStats(store);
   const unheld = () =>
-    args.regex || tokens(args.query).some((t) => !STOP_WORDS.has(t) && stats.docs(t) === 0);
+    args.regex || parseQuery(args.query).parts.flatMap((p) => p.tokens)
+      .some((t) => !STOP_WORDS.has(t) && unexplained(stats, t));
   const shortened = result.nothingMatched && unheld() ? Q.sourcesShortened.get(store, {})!.n : 0;
   const nearOn = result.tier === "relevance" && !args.regex
     ? nearestOn(stats, args.query)
