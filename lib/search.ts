@@ -27,7 +27,8 @@
  * (only those are listed), else ranked by relevance. Weak exact matches do
  * not stop the ladder alone: word forms held in one event, and for a long
  * query relevance, compete with them (lib/search/ladder.ts).
- * A quoted phrase matches contiguously at every tier or not at all. A query
+ * A quoted phrase matches contiguously at every tier or not at all (at the forms
+ * and close tiers with its words in other forms or spelt right). A query
  * equal (or nearly) to a prompt a person typed ranks those sessions first
  * (lib/search/prompt.ts), whatever the tier; then the sessions whose title
  * holds every word of the query (lib/search/title.ts: titles are no events).

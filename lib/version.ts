@@ -79,12 +79,15 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // said, `(image: image/jpeg, 234.9 KiB)`, where the result was blank (trial 112 F7); a
   // Write's result of type `create` says the write made its file (`created`), which restore
   // says of its span (trial 110 F6).
-  claude: 16,
-  cherrystudio: 16,
-  codebuddy: 15,
+  // Trial 118 F6 (the four reading parsers/_claude_family.ts claudeRecord: claude 17,
+  // cherrystudio 17, codebuddy 16, factory 16): an API error's `errorDetails` (the status, the
+  // API's message and the request's id) are kept in its notice, where they were dropped.
+  claude: 17,
+  cherrystudio: 17,
+  codebuddy: 16,
   codewhale: 9, // session 13: list_dir reads no file; 7: see codex 7
   commandcode: 8,
-  factory: 15,
+  factory: 16,
   trae: 9, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4-6: see codex 5-7; 8: codex 8
   zcode: 10, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 8, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;

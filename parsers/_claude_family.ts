@@ -243,7 +243,8 @@ function route(r: Obj, st: FamilyState, f: FileFacts): Route | undefined {
  * takes it for the model's answer (ctx says the request got no reply but a harness notice),
  * and search ranks it below what the people and the model said.
  */
-function apiError(events: Event[], flagged: boolean): Event[] {
+function apiError(events: Event[], flagged: boolean, details?: string): Event[] {
+  const detail = flagged ? errorDetail(details) : "";
   return events.map((e) => {
     if (e.kind !== "assistant") return e;
     // "Claude AI usage limit reached|1760000000": the time the limit resets, in seconds.
@@ -254,8 +255,36 @@ function apiError(events: Event[], flagged: boolean): Event[] {
     );
     // A placeholder the harness wrote with no error ("No response requested.") is no error.
     const marked = !flagged || /^api error\b/i.test(text.trim()) ? text : `API error: ${text}`;
-    return { ...e, kind: "notice" as const, text: marked };
+    return { ...e, kind: "notice" as const, text: detail ? `${marked}\n${detail}` : marked };
   });
+}
+
+/** Most characters of an API error's `errorDetails` kept in its notice ({@link errorDetail}). */
+const DETAIL_MAX = 2000;
+
+/**
+ * What the API answered, from an API error record's `errorDetails` (2.1.87, real store: `400
+ * {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 204569
+ * tokens > 200000 maximum"},"request_id":"req_…"}`): the status, the error's type and message
+ * and the request's id, else the text as written with its spaces collapsed; at most
+ * {@link DETAIL_MAX} characters, empty when absent (trial 118 F6: the token counts and the
+ * request id were in no searchable text).
+ */
+function errorDetail(details: string | undefined): string {
+  const raw = details?.trim();
+  if (!raw) return "";
+  const m = /^(\d{3})\s+(\{[\s\S]*\})$/.exec(raw);
+  let said = raw.replace(/\s+/g, " ");
+  if (m) {
+    try {
+      const body = JSON.parse(m[2]);
+      const err = obj(body?.error);
+      const parts = [str(err?.type), str(err?.message)].filter(Boolean).join(": ");
+      const req = str(body?.request_id);
+      if (parts) said = `${m[1]} ${parts}${req ? ` (request ${req})` : ""}`;
+    } catch { /* said as written */ }
+  }
+  return said.length > DETAIL_MAX ? `${said.slice(0, DETAIL_MAX - 1)}…` : said;
 }
 
 function claudeIds(r: Obj): { sid?: string; cwd?: string; version?: string } {
@@ -305,7 +334,10 @@ export function claudeRecord(
         ),
     );
     if (r.isApiErrorMessage === true || m === "<synthetic>") {
-      return { events: apiError(events, r.isApiErrorMessage === true), ...odd };
+      return {
+        events: apiError(events, r.isApiErrorMessage === true, str(r.errorDetails)),
+        ...odd,
+      };
     }
     return m ? { events, model: m, ...odd } : { events, ...odd };
   }

@@ -98,3 +98,56 @@ Deno.test("a <synthetic> placeholder with no error flag is a notice as written; 
     rmSync(root, { recursive: true });
   }
 });
+
+// Trial 118 F6: `errorDetails` (2.1.87, real store) held what the API answered, the token counts
+// and the request's id, and none of it was searchable: `show` said "API error: Prompt is too
+// long" alone. It is kept in the notice, read from its JSON, or as written when it is none.
+Deno.test("an API error's errorDetails are kept in its notice, capped", async () => {
+  const root = tempDir("deja-claude-apierr-");
+  try {
+    const file = join(root, "-w-vault", `${SID}.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    const [user, reply] = lines().map((l) => JSON.parse(l));
+    const body = {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 204569 tokens > 200000 maximum",
+      },
+      request_id: "req_011CZjHc3FjLNWZD3hatwdev",
+    };
+    const say = (uuid: string, errorDetails: string) =>
+      JSON.stringify({
+        ...reply,
+        uuid,
+        message: { ...reply.message, id: `m-${uuid}` },
+        errorDetails,
+      });
+    writeFileSync(
+      file,
+      [
+        JSON.stringify(user),
+        say("a1", `400 ${JSON.stringify(body)}`),
+        say("a2", "socket hang up\n  while  reading"),
+        say("a3", "x".repeat(5000)),
+      ].join("\n") + "\n",
+    );
+    const { sessions } = await parseOne(
+      claude,
+      { harness: "claude", path: file, kind: "append" },
+      testEnv(join(root, "__home__")),
+    );
+    const texts = sessions[0].events.slice(1).map((e) => [e.kind, e.text]);
+    assertEquals(texts.slice(0, 2), [
+      [
+        "notice",
+        "API error: Prompt is too long\n400 invalid_request_error: prompt is too long: 204569 " +
+        "tokens > 200000 maximum (request req_011CZjHc3FjLNWZD3hatwdev)",
+      ],
+      ["notice", "API error: Prompt is too long\nsocket hang up while reading"],
+    ]);
+    assertEquals(texts[2][1].length, "API error: Prompt is too long\n".length + 2000);
+  } finally {
+    rmSync(root, { recursive: true });
+  }
+});

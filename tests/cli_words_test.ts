@@ -614,3 +614,20 @@ Deno.test("a session's id typed among the words is offered as --session", async 
     ix.cleanup();
   }
 });
+
+// Trial 118 F7: a query of 251 words named all 250 words it lacked "in no searchable text",
+// the 51 cut after the first 200 and never looked up among them.
+Deno.test("the words cut from a long query are not said to be in no searchable text", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const words = Array.from({ length: 250 }, (_, i) => `alpha${i}`);
+    const json = await runMain(ix.env, [["spinner", ...words].join(" "), "--json"]);
+    assertEquals(json.code, 1, json.err);
+    const d = JSON.parse(json.out);
+    assertEquals(d.cut.terms, 51);
+    assertEquals(d.absent_words.words, words.slice(0, 199));
+    assertEquals(d.absent_words.without, "spinner");
+  } finally {
+    ix.cleanup();
+  }
+});

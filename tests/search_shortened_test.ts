@@ -135,3 +135,31 @@ Deno.test("a word a word form holds is never said to be in no session; --json sa
   const exact = JSON.parse((await runMain(env, ["search", "forgejo", "--json"])).out);
   assertEquals(exact.ranked_on, null);
 });
+
+// Trial 118 F7: "N stores were indexed in part" was said on almost every miss. A word the
+// history holds in another form, or that the search reads as a close spelling of a held one,
+// is explained by that, not by a cut middle; a word held nowhere is not.
+Deno.test("the indexed-in-part hint is not said when every word missing is explained otherwise", async () => {
+  const dir = tempDir("deja-short-why-");
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  const pad = "lorem ipsum ".repeat(MAX_TEXT / 6);
+  const a = "5a5a5a5a-0000-4000-8000-00000000000a", b = "5a5a5a5a-0000-4000-8000-00000000000b";
+  writeFileSync(
+    join(proj, `${a}.jsonl`),
+    claudeLine(0, "the build is green again", a) + claudeLine(2, `${pad} x ${pad}`, a),
+  );
+  writeFileSync(join(proj, `${b}.jsonl`), claudeLine(0, "deploy the helm chart", b));
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  const hints = async (q: string) => {
+    const r = await runMain(env, ["search", q, "--json"]);
+    assertEquals(r.code, 1, q);
+    return (JSON.parse(r.out).hints as string[]).some((h) => h.includes("indexed in part"));
+  };
+  assertEquals(await hints("greened charst"), false);
+  assertEquals(await hints("greened zqxjvw"), true);
+});

@@ -22,6 +22,7 @@ export {
   absentWords,
   type ApartWord,
   apartWords,
+  commonLeftOut,
   droppedNote,
   sessionIdTyped,
 } from "./search_words.ts";

@@ -39,13 +39,14 @@ import {
   absentWords,
   type ApartWord,
   apartWords,
+  commonLeftOut,
   droppedNote,
   hiddenExactText,
   partlyNews,
   sessionIdTyped,
 } from "./_search_notes.ts";
 import { tokens } from "../search/tokenize.ts";
-import { idHolds, shownOfModel } from "./search_words.ts";
+import { idHolds, shownOfModel, unexplained } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
 import {
@@ -129,10 +130,10 @@ export interface SearchData {
   /** An endpoint that failed: the results stay as the index ranked them. */
   warning?: { message: string; hint?: string };
   /**
-   * When a query with a quoted phrase matched nothing: the query without its quotes and
-   * how many sessions it matches (more than none).
+   * When a query with a quoted phrase matched nothing: the query without its quotes, how
+   * many sessions it matches (more than none), and the common words that search left out.
    */
-  unquoted?: { query: string; sessions: number };
+  unquoted?: { query: string; sessions: number; common?: string[] };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -328,11 +329,15 @@ export async function searchData(
     }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
-  // Stores indexed in part are named when a word of the query is in no event: the part cut
-  // out may hold it (trial 90 F16: named on every miss, the quotes of a phrase its only fault).
+  // Stores indexed in part are named when a word the search looked up is in no text read and
+  // nothing else explains the miss: the part cut out may hold it (trial 90 F16: named on every
+  // miss, the quotes of a phrase its only fault). A word held in another form, inside a longer
+  // name or as a close spelling of a held one is explained by that (trial 118 F7: named on
+  // `overlaoded` and `authorizeWith`), and a word cut from a long query was never looked up.
   const stats = new TermStats(store);
   const unheld = () =>
-    args.regex || tokens(args.query).some((t) => !STOP_WORDS.has(t) && stats.docs(t) === 0);
+    args.regex || parseQuery(args.query).parts.flatMap((p) => p.tokens)
+      .some((t) => !STOP_WORDS.has(t) && unexplained(stats, t));
   const shortened = result.nothingMatched && unheld() ? Q.sourcesShortened.get(store, {})!.n : 0;
   const nearOn = result.tier === "relevance" && !args.regex
     ? nearestOn(stats, args.query)
@@ -341,11 +346,14 @@ export async function searchData(
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
     const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
-    // Not when that search leaves a word of the phrase out: its sessions are no match of the
-    // words (trial 78 F9: `"hello world"` offered `deja hello world`, which lists sessions
-    // holding `world` alone, `hello` left out as too common).
-    if (loose && !loose.nothingMatched && loose.total && !droppedNote(loose)) {
-      unquoted = { query, sessions: loose.total };
+    // Not when that search leaves a word of the phrase out and keeps fewer than two: its
+    // sessions are no match of the words (trial 78 F9: `"hello world"` offered `deja hello
+    // world`, which lists sessions holding `world` alone, `hello` left out as too common).
+    // Common words left out beside two words or more searched are named in the hint (trial
+    // 118 F3: `"fix my kubernets yaml files"` was offered nothing, `my` being left out).
+    const common = loose ? commonLeftOut(loose) : undefined;
+    if (loose && !loose.nothingMatched && loose.total && common) {
+      unquoted = { query, sessions: loose.total, ...(common.length ? { common } : {}) };
     }
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess

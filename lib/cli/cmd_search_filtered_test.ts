@@ -212,3 +212,21 @@ Deno.test("no unquoted search is offered for a phrase when it would leave a word
     ix.cleanup();
   }
 });
+
+// Trial 118 F3: `"fix my kubernets yaml files"` matched nothing and offered no unquoted search,
+// `my` being left out as too common. Common words left out beside two words or more searched
+// still offer it, and are named.
+Deno.test("a phrase's words unquoted are offered when only common words are left out", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(['"the flaky reconnect websocket"']), pipe.io), 1);
+    assertStringIncludes(
+      pipe.err(),
+      "hint: the words without quotes match 1 session (left out as too common: the): " +
+        "deja the flaky reconnect websocket\n",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -216,7 +216,10 @@ function narrated(res: SearchResult): string {
     const first = r.titleMatch
       ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : titleSaid(r)
       : r.promptMatch
-      ? "matched a prompt typed before"
+      // One word spelt otherwise, in the query or the prompt (lib/search/prompt.ts): said.
+      ? `matched a prompt typed before${
+        res.tier === "close" && how && res.changes.length ? ` by ${how}: ${ch}` : ""
+      }`
       : r.joinedMatch
       ? "" // said before this line (narration)
       : "an event holds the query as one phrase";

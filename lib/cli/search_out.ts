@@ -288,7 +288,8 @@ function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
   const words = /^[\w .-]+$/.test(u.query) ? u.query : `'${u.query.replaceAll("'", "'\\''")}'`;
-  io.err(`hint: the words without quotes match ${n}: deja ${words}\n`);
+  const left = u.common?.length ? ` (left out as too common: ${u.common.join(", ")})` : "";
+  io.err(`hint: the words without quotes match ${n}${left}: deja ${words}\n`);
 }
 
 function jsonOf(

@@ -8,7 +8,7 @@
 import type { FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import { STOP_WORDS, timeOnly } from "../query.ts";
+import { parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { lastSessions } from "../memory/last.ts";
 import { OPERATORS } from "../search/operators.ts";
@@ -94,18 +94,20 @@ export function absentWords(
   // name no text (`why did the sync daemon lose messages in july`: "'lose', 'july' are in no
   // session", and `deja … messages in` offered; recall bench, seed 3).
   const timed = new Set(tokens(time ?? ""));
-  // Nor a word the search reads as a typo of one the history holds (trial 45: `forgejoo` of
-  // `rediss sentinell forgejoo` was called in no session, and `deja rediss` offered).
-  const respelt = (k: string) =>
-    k.length >= 4 && !/\d/.test(k) && spellings(stats, k, false).length > 0;
+  // Nor a word cut from a long query, never looked up (trial 118 F7: 51 words past the first
+  // 200 were called "in no searchable text").
+  const looked = new Set(parseQuery(query).parts.flatMap((p) => p.tokens));
   const gone = words.filter((w) => {
     const t = tokens(w);
     return t.length > 0 && !STOP_WORDS.has(t[0]) && !t.every((k) => timed.has(k)) &&
-      t.some((k) => !heldAnywhere(stats, k) && !respelt(k));
+      t.some((k) => looked.has(k) && unexplained(stats, k));
   });
   // Nor is an operator of another engine's syntax given back (trial 37: `foo OR bar` was
   // offered `deja OR bar`).
-  const rest = words.filter((w) => !gone.includes(w) && !OPERATORS.has(w)).join(" ");
+  // Nor are the words cut given back to search (they would be cut again).
+  const cut = (w: string) =>
+    tokens(w).some((k) => !looked.has(k) && !STOP_WORDS.has(k) && !timed.has(k));
+  const rest = words.filter((w) => !gone.includes(w) && !OPERATORS.has(w) && !cut(w)).join(" ");
   // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).
   const left = tokens(rest);
   if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
@@ -125,6 +127,17 @@ export function absentWords(
     ...(filters.length ? { filters } : {}),
     ...(model ? { model: { word: gone[0], sessions: model } } : {}),
   };
+}
+
+/**
+ * True when the history holds `word` nowhere ({@link heldAnywhere}: no event, title, other
+ * form or longer name) and the search reads it as no typo of a word it holds (trial 45:
+ * `forgejoo` of `rediss sentinell forgejoo` was called in no session, and `deja rediss`
+ * offered): a word only text deja never read (a record's cut middle) could hold.
+ */
+export function unexplained(stats: TermStats, word: string): boolean {
+  if (stats.docs(word) > 0 || heldAnywhere(stats, word)) return false;
+  return !(word.length >= 4 && !/\d/.test(word) && spellings(stats, word, false).length > 0);
 }
 
 /**
@@ -190,6 +203,20 @@ export function droppedNote(res: SearchResult): string {
     slips.length ? `as a slip of a common word: ${slips.join(", ")}` : "",
     other.length ? `with nothing to search: ${other.join(" ")}` : "",
   ].filter(Boolean).join("; ");
+}
+
+/**
+ * The common words `res` left out of its search, when it still searched two words or more
+ * and left out nothing else: the words without a phrase's quotes then match what they name
+ * (empty: none left out). Undefined when it left out another word, or kept fewer than two
+ * (`"hello websocket"` searched as `websocket` alone is no match of the words).
+ */
+export function commonLeftOut(res: SearchResult): string[] | undefined {
+  if (!droppedNote(res)) return [];
+  const question = new Set(res.leftOut ?? []);
+  const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
+  if (words.some((w) => !STOP_WORDS.has(w))) return undefined;
+  return parseQuery(res.query).parts.length >= 2 ? words : undefined;
 }
 
 /**

@@ -479,6 +479,51 @@ function speltPhrases(stats: TermStats, toks: string[]): string[][] {
   return out;
 }
 
+/** Most phrases of a quoted phrase's words in other forms looked up ({@link phraseWidened}). */
+const MAX_PHRASE_TRIES = 64;
+
+/**
+ * A quoted phrase no event holds as typed, read with its words in other forms (`stemmed`:
+ * `"kubernetes yamls"` as `kubernetes yaml`) or, at the close tier, its words the history
+ * holds nowhere also spelt as it writes them or completed (`"forgejo keps going down"` as
+ * `forgejo keeps going down`, `"in the radar directory"` as `in the radarr directory`): only
+ * the phrases some event holds contiguously, so a phrase stays one at every tier (trial 118
+ * F3: a typo or another form in quotes found nothing). The words the history lacks are varied
+ * first, every word's forms only when that finds none; a stop word stays as typed.
+ */
+function phraseWidened(stats: TermStats, toks: string[], tier: LiteralTier): string[][] {
+  if (tier !== "stemmed" && tier !== "close") return [];
+  const fixed = (w: string) => STOP_WORDS.has(w) || hasDigits(w) || isCjk(w);
+  const respelt = (w: string): string[] => {
+    if (tier !== "close" || fixed(w) || w.length < 4) return [];
+    const picked = spellings(stats, w, false).slice(0, 3);
+    return [
+      ...picked,
+      ...completions(stats, w).slice(0, 3),
+      ...picked.flatMap((x) => wordForms(stats, x)),
+    ];
+  };
+  const choicesOf = (all: boolean) =>
+    toks.map((w) => {
+      const held = stats.docs(w) > 0;
+      if (fixed(w) || (held && !all)) return [w];
+      const forms = wordForms(stats, w).filter((f) => !STOP_WORDS.has(f));
+      const out = [...new Set([...(held ? [w] : []), ...forms, ...(held ? [] : respelt(w))])];
+      return out.filter((x) => stats.docs(x) > 0).slice(0, 6);
+    });
+  for (const all of [false, true]) {
+    const choices = choicesOf(all);
+    if (choices.some((c) => !c.length)) continue;
+    let combos: string[][] = [[]];
+    for (const c of choices) {
+      combos = combos.flatMap((p) => c.map((w) => [...p, w])).slice(0, MAX_PHRASE_TRIES);
+    }
+    const found = combos.filter((p) => p.some((w, i) => w !== toks[i]) && stats.holds(p));
+    if (found.length) return found.slice(0, MAX_ALTS);
+  }
+  return [];
+}
+
 /** Most words a name typed joined is read as ({@link splitWords}). */
 const MAX_PARTS = 6;
 
@@ -683,6 +728,10 @@ export function expand(
       // An identifier misspelt (`zorblt_count`): its words spelt as the history spells them.
       const spelt = !held.length && tier === "close" && !t.quoted
         ? speltPhrases(stats, t.tokens)
+        // Quoted, no event holding it as typed: its words in other forms or spellings, still
+        // contiguous ({@link phraseWidened}).
+        : t.quoted && !frag.length && !ways.some((v) => stats.holds(v))
+        ? phraseWidened(stats, t.tokens, tier)
         : [];
       if (!held.length && !frag.length && !spelt.length) return null;
       // Once each (trial 81: `summ pdf → 51877summ pdf, 51877summ pdf`).

@@ -19,7 +19,9 @@
  * ladder searched, so it is looked for among the user turns the ladder's
  * exact tier found (`found`), the best by BM25 (a turn that short is the
  * best): no phrase of two common words is read through the whole index again
- * (issue 15: +60 ms on a cold `error build`).
+ * (issue 15: +60 ms on a cold `error build`). A query of {@link TYPO_MIN} tokens
+ * or more held by a turn but for one word spelt otherwise, in the query or in the
+ * turn, is that prompt typed back, however long the turn (trial 118 F8).
  *
  * @module
  */
@@ -111,6 +113,23 @@ export function typedPrompts(
       rows = matchRows(store, ftsTerm(open), { ...f, kinds: ["user"] }, MAX_ROWS);
     }
   }
+  // Every word written somewhere, but no turn holds them as one phrase: the prompt may have
+  // been typed with a typo the query does not repeat (trial 118 F8: `… I've just implemented
+  // some changes …`, typed as `implemneted`, listed its session first as "nothing matched
+  // exactly"). Read the turns holding either half of the query as a phrase (one of them holds
+  // the half without the typo), kept where one word is a close spelling of the query's.
+  let typo = false;
+  if (!rows.length && stats && slip < 0 && toks.length >= TYPO_MIN) {
+    const n = Math.max(1, Q.eventCount.get(store, {})!.n);
+    const half = Math.floor(toks.length / 2);
+    const halves = [toks.slice(0, half), toks.slice(half)]
+      .filter((h) => Math.min(...h.map((t) => stats.docs(t))) / n <= 0.2);
+    if (halves.length) {
+      typo = true;
+      const expr = halves.map((h) => ftsTerm(h)).join(" OR ");
+      rows = matchRows(store, expr, { ...f, kinds: ["user"] }, MAX_ROWS);
+    }
+  }
   if (!rows.length) return out;
   const texts = new Map<number, string>();
   for (
@@ -121,15 +140,20 @@ export function typedPrompts(
   const typed = query.trim().toLowerCase();
   for (const r of rows) {
     const turn = tokens(texts.get(r.event_id) ?? "");
-    if (turn.length > most) continue;
-    const at = slip >= 0 ? slipAt(turn, toks, slip) : 0;
+    // A prompt holding a query of {@link TYPO_MIN} tokens or more but for one word spelt
+    // otherwise is that prompt typed back from memory, however long the turn.
+    if (turn.length > most && !((typo || slip >= 0) && toks.length >= TYPO_MIN)) continue;
+    const held = typo ? typoAt(turn, toks) : undefined;
+    if (typo && !held) continue;
+    const at = held ? held.at : slip >= 0 ? slipAt(turn, toks, slip) : 0;
     if (at < 0) continue;
     const root = rootOf(r.session_id);
     let got = out.get(root);
     if (!got) out.set(root, got = { events: [], equal: false, verbatim: false });
     if (slip >= 0) got.slip ??= { from: toks[slip], to: [turn[at + slip]] };
+    if (held) got.slip ??= { from: toks[held.word], to: [turn[at + held.word]] };
     const equal = turn.length === toks.length &&
-      (slip >= 0 ? slipAt(turn, toks, slip) === 0 : turn.join(" ") === whole);
+      (held ? at === 0 : slip >= 0 ? slipAt(turn, toks, slip) === 0 : turn.join(" ") === whole);
     // The equal turn first: it is the snippet shown.
     if (equal && !got.equal) got.events.unshift({ row: r, score: -r.bm25 });
     else got.events.push({ row: r, score: -r.bm25 });
@@ -150,6 +174,33 @@ function slipAt(turn: string[], toks: string[], slip: number): number {
     ) return s;
   }
   return -1;
+}
+
+/** Fewest tokens of a query read against prompts typed with a typo it lacks ({@link typoAt}). */
+const TYPO_MIN = 6;
+
+/**
+ * Where `turn` holds `toks` in order but for one word, which it writes as a close spelling of
+ * the query's (4+ letters, no digit; one edit, two from 8 letters: `implemneted` for
+ * `implemented`): the start and that word's place in the query; undefined when nowhere.
+ */
+function typoAt(turn: string[], toks: string[]): { at: number; word: number } | undefined {
+  for (let s = 0; s + toks.length <= turn.length; s++) {
+    let word = -1;
+    for (let j = 0; j < toks.length; j++) {
+      if (turn[s + j] === toks[j]) continue;
+      const t = toks[j];
+      const close = word < 0 && t.length >= 4 && !/\d/.test(t + turn[s + j]) &&
+        distance(turn[s + j], t, t.length >= 8 ? 2 : 1) <= (t.length >= 8 ? 2 : 1);
+      if (!close) {
+        word = -2;
+        break;
+      }
+      word = j;
+    }
+    if (word >= 0) return { at: s, word };
+  }
+  return undefined;
 }
 
 /** The user turns among `found`'s events, once each, the best {@link MAX_ROWS} by BM25. */
