@@ -245,10 +245,13 @@ export interface ApartWord {
   as?: string[];
 }
 
+/** Sessions of each word {@link apartWords} reads at most to tell that none holds both. */
+const APART_SESSIONS = 500;
+
 /**
  * The two words of a query that matched nothing when each matches sessions on its own,
- * never one session both (`touch flux`: `flux` in 3, `touch` in 3), most sessions first;
- * undefined otherwise. A quoted query, and one of more or fewer than two words beside
+ * never one session both (`touch flux`: `flux` in 3, `touch` in 3; each as it alone is read,
+ * inside longer words or spelt close), most sessions first; undefined otherwise. A quoted query, and one of more or fewer than two words beside
  * its common ones, are left alone.
  */
 export function apartWords(
@@ -263,19 +266,30 @@ export function apartWords(
   const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
   if (words.length !== 2) return undefined;
   const out: ApartWord[] = [];
+  const held: Set<string>[] = [];
   for (const word of words) {
     // At the limit the command it names lists them at (trial 90 F12: "in 1" where `deja broke`
     // listed 5, its forms read only past a limit of one).
-    const r = search(store, word, {
-      ...opts,
-      limit: Math.max(opts.limit ?? 10, 10),
-      nearest: false,
-    });
+    const limit = Math.max(opts.limit ?? 10, 10);
+    let r = search(store, word, { ...opts, limit, nearest: false });
     if (r.nothingMatched || !r.total) return undefined;
     // Matched as spelt (trial 78 F8: "'idempotnt' alone is in 3 sessions", a word in none).
     const as = r.tier === "close" ? r.changes.flatMap((c) => c.to.slice(0, 2)) : [];
     out.push({ word, sessions: r.total, ...(as.length ? { as } : {}) });
+    // Every session it is in, as each word alone reads it, to tell none holds both.
+    if (r.total > r.results.length) {
+      r = search(store, word, {
+        ...opts,
+        limit: Math.min(r.total, APART_SESSIONS),
+        nearest: false,
+      });
+    }
+    held.push(new Set(r.results.map((x) => x.id)));
   }
+  // A session holding both words as each alone reads them (`radarr` of `radar`, `jackett` of
+  // `jacket`, apart in its events) is no proof they are apart: nothing said (trial 118 F1:
+  // "'radar' and 'jacket' are in no session together" of two sessions holding both).
+  if (!held[0].isDisjointFrom(held[1])) return undefined;
   return out.sort((a, b) => b.sessions - a.sessions);
 }
 

@@ -196,6 +196,12 @@ function findForms(stats: TermStats, word: string): string[] {
   if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
   const raw = stemmer(word);
   const agent = word.startsWith(raw + "er") ? raw + "er" : undefined;
+  // Nor is a verb made with `-ize` (`authorize`, `normalize`, `tokenize`) the word it was made
+  // from, which the stemmer leaves: its forms keep the `-iz`/`-is` (`authorization`, not
+  // `author`, `authority`: trial 118 F4 listed sessions holding only "Co-Authored-By").
+  const made = /^i[zs](?:e|es|ed|ing|ation|ations)$/.test(word.slice(raw.length))
+    ? [raw + "iz", raw + "is"]
+    : undefined;
   const s = normStem(raw);
   // A word's regular inflections and bases are its forms whatever the stemmer makes of them.
   // Only a base the history holds lends its other inflections (`rolled`: `rol` is none, so no
@@ -215,7 +221,8 @@ function findForms(stats: TermStats, word: string): string[] {
   for (const w of irregular) cands.add(w);
   const same = [...cands].filter((w) =>
     w === word || irregular.has(w) || (regular.has(w) && stats.docs(w) > 0) ||
-    (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
+    (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)) &&
+      (!made || made.some((m) => w.startsWith(m))))
   );
   return byUse(stats.count, same, MAX_ALTS);
 }
@@ -389,6 +396,36 @@ export function swapped(a: string, b: string): boolean {
   for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
   return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] &&
     a[diff[1]] === b[diff[0]];
+}
+
+/**
+ * True when the longer words `list` reads `word` inside hold a name the history writes
+ * joined (no dictionary word: `authorizewithynab` for `withyn`, `redirecturi` for
+ * `redirectu`) and `word` is long enough to be a piece of one ({@link INSIDE}): that name is
+ * what was typed a piece of, before any close spelling (trial 118 F2: `withYN` was read as
+ * `within`, a word one edit away used far more). A shorter word's name may hold it by chance.
+ */
+function heldInName(stats: TermStats, word: string, list: readonly string[]): boolean {
+  if (word.length < INSIDE) return false;
+  // At a name's start, the word is a word of the history and the start of another
+  // (`redirectu`: `redirect` and `uri`), not a word cut short (`recurrin` of `recurring`).
+  const named = (w: string) =>
+    !w.startsWith(word) ||
+    [1, 2].some((n) =>
+      stats.docs(w.slice(0, word.length - n)) > 0 && stats.docs(w.slice(word.length - n)) > 0
+    );
+  return list.some((w) => w.length > word.length && !isEnglish(w) && named(w));
+}
+
+/**
+ * The longer words the substring tier reads `word` (one the history lacks) inside, unless a
+ * close spelling reads it better ({@link typoFirst}); empty when none.
+ */
+function fragmentsFirst(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string) {
+  if (stats.docs(word) > 0) return [];
+  const inside = fragmentHolders(stats, word);
+  if (!inside.length) return [];
+  return heldInName(stats, word, inside) || !typoFirst(stats, terms, t, word, inside) ? inside : [];
 }
 
 /**
@@ -621,6 +658,8 @@ export function expand(
   let guesses = 0;
   /** Of those, the words no swap of two letters corrects (a weaker guess). */
   let weak = 0;
+  /** At the close tier: words read inside longer words, as the substring tier reads them. */
+  let fragments = 0;
   for (let ti = 0; ti < terms.length; ti++) {
     const t = terms[ti];
     // A contraction is one word spelt with or without its apostrophe (`didnt`, `didn't`): as
@@ -643,10 +682,8 @@ export function expand(
     // A word the history holds as typed and also writes as two (`vscode` as `vs code`): both,
     // as typed. One it never holds whole is found written apart at the substring tier, and
     // said so (`zorblatcount`, {@link splitWords}).
-    const apart = tier === "exact" && word && literal && !ABLATE.apart
-      ? writtenApart(stats, word)
-      : [];
-    if (apart.length) {
+    const apart = word && literal && !ABLATE.apart ? writtenApart(stats, word) : [];
+    if (apart.length && tier === "exact") {
       alts.push([[word!], ...apart]);
       // Said (search narration: "also as two words"), not a widening of the tier (trial 39:
       // `NotFound` listed sessions saying "not found" and said nothing of it).
@@ -672,7 +709,7 @@ export function expand(
         : terms.length === 1 || ABLATE.heldFragments || isCjk(word)
         ? [word, ...inside]
         : [word, ...inside.filter((w) => wordForms(stats, word).includes(w))];
-      if (typoFirst(stats, terms, t, word, list)) return null;
+      if (!heldInName(stats, word, list) && typoFirst(stats, terms, t, word, list)) return null;
     } else if (tier === "stemmed") {
       list = formsAndSynonyms(stats, word);
       if (typoFirst(stats, terms, t, word, list)) return null;
@@ -686,6 +723,15 @@ export function expand(
     ) {
       // A word only its forms hold (`deployed` where the history says `deploy`) is no typo.
       list = [...wordForms(stats, word)];
+    } else if (
+      (list = fragmentsFirst(stats, terms, t, word)).length &&
+      (heldInName(stats, word, list) || !mayGuess(stats, terms, t, word))
+    ) {
+      // A word the history holds only inside longer words, which is no guess (an English
+      // word: `radar` of `radarr`) or a piece of a name (`withyn` of `authorizewithynab`, no
+      // `within`), is read there as the substring tier reads it, beside a misspelt word
+      // (trial 118 F1: `kustomizaton radar` found nothing).
+      fragments++;
     } else if (mayGuess(stats, terms, t, word)) {
       // A three-letter word is one edit from too many: only swapped letters or one left out,
       // never the start of a longer word, and only beside a word the history holds.
@@ -761,6 +807,9 @@ export function expand(
     if (tier === "substring" && !literal && word.length >= SPLIT_MIN) {
       phrases.push(...splitWords(stats, word).slice(0, Math.max(0, MAX_ALTS - list.length)));
     }
+    // Held as typed and written apart too (`chexmix` as `chex mix`): so at every tier, beside
+    // a word widened (trial 118 F1: `chexmix sonar` found nothing, `chex mix` read only exact).
+    for (const a of apart) if (phrases.length < MAX_ALTS) phrases.push(a);
     // Typed apart beside the next word or the last, where the history writes the two as one
     // (`data base` -> `database`): each of the two may be that word (lib/search/compounds.ts
     // `joinedPairs`).
@@ -792,18 +841,22 @@ export function expand(
   // guess (4+ letters, as close spellings are looked up) and the query is short; unless
   // each is two letters swapped, some event must hold the corrections together (then
   // they rank session-level, as the corrected query does).
+  // Several words read only inside longer words (`radar jacket` for `radarr`, `jackett`;
+  // `issyncing backfillform` of `isSyncingBackfillForMonth`) match where some event holds
+  // them together: the combination that exists, not every word stretched apart (trial 118
+  // F1: they were declined, and "nothing matched"). At the close tier they count as guesses.
   let confirm = false;
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
-    !(tier === "close" && guesses <= 1 && terms.length <= 4)
+    !(tier === "close" && !fragments && guesses <= 1 && terms.length <= 4)
   ) {
-    const guessable = tier === "close" && terms.length <= 4 &&
+    const guessable = (tier === "close" || tier === "substring") && terms.length <= 4 &&
       terms.every((t) =>
         stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4 ||
         (t.tokens.length === 1 && !t.quoted && swapFixes(stats, t.tokens[0]).length > 0)
       );
     if (!guessable) return null;
-    confirm = tier === "close" && weak > 0;
+    confirm = tier === "substring" || weak > 0 || fragments > 0;
   }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)

@@ -1,6 +1,6 @@
 /**
  * The vocabulary made again from the events the index holds, as the indexer makes it
- * (lib/prepare.ts: every event's text, a tool result's head only): after a rebuild and a
+ * (lib/prepare.ts `vocabText`: every event's text, of a long tool result its head and joined names): after a rebuild and a
  * forget, a word no event holds any more leaves `vocab` and `vocab_tri` (trial 76: a word
  * scrubbed from a store stayed readable in index.db through `forget` and `--rebuild`, and
  * `deja stats` counted 4,363 words where a fresh index of the same stores had 3,114).
@@ -11,7 +11,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { VocabCollector } from "./tokenize.ts";
 import { resetVocabCache } from "./vocab.ts";
-import { VOCAB_RESULT_HEAD } from "../prepare.ts";
+import { vocabText } from "../prepare.ts";
 
 /** Tokens inserted per statement. */
 const BATCH = 5000;
@@ -30,11 +30,7 @@ export function rebuildVocab(store: Store): void {
       batch = [];
     };
     for (const e of Q.allEventTexts.iterate(store, {})) {
-      words.add(
-        e.kind === "tool_result" && e.text.length > VOCAB_RESULT_HEAD
-          ? e.text.slice(0, VOCAB_RESULT_HEAD)
-          : e.text,
-      );
+      words.add(vocabText(e.kind, e.text));
       for (const t of words.take()) batch.push(t);
       if (batch.length >= BATCH) flush();
     }

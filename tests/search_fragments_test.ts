@@ -1,0 +1,86 @@
+/**
+ * Trial 118: words the history holds only inside longer words (F1: `radar jacket` for
+ * `radarr`, `jackett`; a typo beside one), a piece of a name deep in a tool's output (F2:
+ * `withYN` of `authorizeWithYNAB`, "corrected" to `within`), and an `-ize` verb's forms (F4:
+ * `authorize` read as `author`).
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { apartWords } from "../lib/cli/search_words.ts";
+import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+/** A file read whose first KiB holds no name: the one asked for comes 2 KB in. */
+const FILE = "const x = 1;\n".repeat(160) +
+  "export async function authorizeWithYNAB(code) { return fetch(tokenUrl) }\n";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-media",
+    events: [
+      ["user", "Fixed malformed YAML files in the media directories (radarr and jackett)"],
+      ["assistant", "The kustomization for radarr builds now."],
+    ],
+  },
+  {
+    id: "s-apart",
+    events: [["user", "the sonarr pod restarts beside chex mix"], [
+      "assistant",
+      "jackett answers on 9117.",
+    ]],
+  },
+  { id: "s-chex", events: [["user", "the chexmix timer app"]] },
+  {
+    id: "s-ynab",
+    events: [["user", "read the oauth file"], ["tool_result", FILE]],
+  },
+  ...[1, 2, 3, 4, 5, 6].map((i): MemSession => ({
+    id: `s-within${i}`,
+    events: [["user", `configure it within the editor ${i}`], [
+      "assistant",
+      "Done within a minute.",
+    ]],
+  })),
+  {
+    id: "s-author",
+    events: [["user", "commit it"], ["assistant", "Co-Authored-By: the author of this change"]],
+  },
+  {
+    id: "s-authorize",
+    events: [["user", "the app must authorize the user"], ["assistant", "authorization added"]],
+  },
+];
+
+Deno.test("two words each only inside a longer word find the session holding both", () =>
+  withMemIndex(HISTORY, (s) => {
+    for (const q of ["radar jacket", "kustom radar", "kustomizaton radar"]) {
+      const r = search(s, q);
+      assert(!r.nothingMatched, `${q}: ${r.tier}`);
+      assertEquals(r.results[0]?.id, "s-media", q);
+    }
+    // Held as typed and written apart (`chex mix`) beside a word inside a longer one.
+    assertEquals(search(s, "chexmix sonar").results.map((x) => x.id), ["s-apart"]);
+  }));
+
+Deno.test("two words each inside a longer word are not said apart when a session holds both", () =>
+  withMemIndex(HISTORY, (s) => {
+    // No event holds `sonarr` and `jackett` together: nothing matched, and no false claim.
+    const r = search(s, "sonar jacket");
+    assert(r.nothingMatched, r.tier);
+    assertEquals(apartWords(s, "sonar jacket", {}), undefined);
+  }));
+
+Deno.test("a piece of a name deep in a tool's output finds it before any close spelling", () =>
+  withMemIndex(HISTORY, (s) => {
+    for (const q of ["withYN", "authorizeWith", "rizeWith", "orizeWithYNAB"]) {
+      const r = search(s, q);
+      assertEquals(r.tier, "substring", `${q}: ${r.tier} ${JSON.stringify(r.changes)}`);
+      assertEquals(r.results.map((x) => x.id), ["s-ynab"], q);
+    }
+  }));
+
+Deno.test("an -ize verb's forms keep the -ize: authorize is no author", () =>
+  withMemIndex(HISTORY, (s) => {
+    const ids = search(s, "authorize").results.map((x) => x.id);
+    assert(ids.includes("s-authorize"), ids.join());
+    assert(!ids.includes("s-author"), ids.join());
+  }));
