@@ -153,6 +153,9 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
             } sessions do: 'deja show ${elsewhere[0]}:${prefix}' lists them`
           : `sessions of ${elsewhere.join(", ")} do`
       }`
+      // A day typed alone (trial 120 M2: `deja show 2026-12-07` for the notes of that day).
+      : /^\d{4}-\d{2}-\d{2}$/.test(ref)
+      ? `a day: deja show deja:${ref} shows its notes (deja remember); deja ${ref} lists its sessions`
       : "search first: deja <words>";
     throw new NoSessionMatch(ref, hint);
   }
