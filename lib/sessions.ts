@@ -196,8 +196,9 @@ export const CANDIDATES_SHOWN = 8;
  * A session reference (an id prefix) that matches several sessions: exit 2,
  * the message listing the newest {@link CANDIDATES_SHOWN} of them one a line
  * (`<ref>  <harness>  <date>  <title>`), so a person or an agent picks one
- * instead of deja picking for them. A subagent whose parent is also matched is
- * left out (the parent names it). `show`, `ctx`, `resume`, `handoff`, `view`,
+ * instead of deja picking for them. A subagent filed under its parent's id
+ * (`<parent id>/…`) whose parent is also matched is left out (the parent names
+ * it); one with an id of its own is listed, said to be a subagent. `show`, `ctx`, `resume`, `handoff`, `view`,
  * `--session` and MCP mode context all end in it (lib/memory/pick.ts); the
  * `--json` error adds {@link candidates} (docs/json-output.md, "Errors").
  */
