@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
@@ -52,6 +52,10 @@ Deno.test("demo indexes, searches and cleans up: colour on a terminal, plain to 
     assertStringIncludes(tty.out(), "\n$ deja test\n");
     assertStringIncludes(tty.out(), csi("0m"));
     assert(tty.err().startsWith("deja demo: laying out"), tty.err());
+    // The README says what goes where (trial 120 L8: it said only "progress on stderr", and
+    // the index's table on stdout read as progress misplaced).
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    assertStringIncludes(readme, "what the index read, per harness, then the search and its");
 
     const pipe = captureIO(s.env, false);
     const json = { values: { limit: "1", json: true }, positionals: ["test"] };
