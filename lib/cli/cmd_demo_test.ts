@@ -81,3 +81,23 @@ Deno.test("demo with a bad search option is an error and leaves nothing behind",
     s.cleanup();
   }
 });
+
+Deno.test("README's first example is the demo's output on the bundled sample stores (trial 120 M3)", async () => {
+  // It showed a search of someone's own history, whose session a copy of those stores left out
+  // as a throwaway project's: ten unrelated sessions instead.
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const block = readme.split("```console\n")[1].split("```")[0];
+  const [command, ...rest] = block.split("\n");
+  assertEquals(command, '$ deja demo "cat missing.txt" --limit 2');
+  assertStringIncludes(block, `Sample stores of ${parsers.length} harnesses`);
+  const results = rest.slice(rest.indexOf("$ deja cat missing.txt")).join("\n");
+  const s = scratch();
+  try {
+    const pipe = captureIO(s.env, false);
+    const args = { values: { limit: "2" }, positionals: ["cat missing.txt"] };
+    assertEquals(await runDemo(parseDemo(args), pipe.io, s.base), 0);
+    assertStringIncludes(pipe.out(), results);
+  } finally {
+    s.cleanup();
+  }
+});
