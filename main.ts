@@ -49,7 +49,25 @@ function usage(): string {
     "",
     "Commands:",
   ];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  // `help` listed too, and the hooks apart, each list's names in one column (trial 120 L14:
+  // `help` was missing, and `hook-tool-after` pushed its text out of line).
+  const commands: Array<[string, string]> = [
+    ...COMMANDS.filter((c) => !HOOK_NAMES.has(c.name)).map((c): [string, string] => [
+      c.name,
+      c.summary,
+    ]),
+    ["help", "The commands, or one command's options (deja help <command>)."],
+  ];
+  const hooks = COMMANDS.filter((c) => HOOK_NAMES.has(c.name));
+  const w = Math.max(...commands.map(([n]) => n.length));
+  for (const [name, summary] of commands) lines.push(`  ${name.padEnd(w)}  ${summary}`);
+  if (hooks.length) {
+    lines.push("", "Hooks (harnesses run them; 'deja install <harness>-auto' wires them):");
+    const hw = Math.max(...hooks.map((c) => c.name.length));
+    for (const c of hooks) {
+      lines.push(`  ${c.name.padEnd(hw)}  ${c.summary.replace(/^hook: /, "")}`);
+    }
+  }
   lines.push(
     "",
     "Run 'deja help <command>' or 'deja <command> --help' for a command's options.",
@@ -67,9 +85,15 @@ function usage(): string {
 /** Runs deja with `io` and returns the exit code (0 found/ok, 1 nothing found, 2 error). */
 export async function main(io: IO): Promise<number> {
   const [first, ...rest] = io.args;
-  if (first === undefined || first === "--help" || first === "-h") {
+  // Nothing given is a usage error: the usage on stderr, exit 2; asked for, it is the output
+  // (trial 120 L12: the help on stdout with exit 2).
+  if (first === undefined) {
+    io.err(usage());
+    return 2;
+  }
+  if (first === "--help" || first === "-h") {
     io.out(usage());
-    return first === undefined ? 2 : 0;
+    return 0;
   }
   if (first === "help") return help(io, rest);
   // Options before a command's name are its own (trial 18b: `deja --json last` searched the
@@ -373,7 +397,8 @@ const TYPED_NAMES = [
 
 /** `deja help [command]`: the general help, or one command's help from the table. */
 async function help(io: IO, rest: string[]): Promise<number> {
-  if (!rest.length) {
+  // `deja help --help` and `deja help help`: help's own help is the general one (trial 120 L13).
+  if (!rest.length || (rest.length === 1 && ["--help", "-h", "help"].includes(rest[0]))) {
     io.out(usage());
     return 0;
   }

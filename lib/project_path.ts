@@ -174,6 +174,18 @@ export function exactProject(store: Store, text: string, home: string): string |
 }
 
 /**
+ * The indexed projects a `--project <text>` filter matches ({@link projectLike}), each with its
+ * sessions, the most first.
+ */
+export function projectsLike(store: Store, text: string): { project: string; n: number }[] {
+  return store.db.prepare(
+    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
+      projectFilterSql("project")
+    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC, project`,
+  ).all(projectLike(text)) as { project: string; n: number }[];
+}
+
+/**
  * The indexed project `text` names, the one rule for a `--project` that must name one
  * project (`deja view --out`, `deja remember`): the project whose path is `text`
  * (separators aside), else the one whose last folder is `text` (case aside), else the one
@@ -188,11 +200,7 @@ export function indexedProject(
   text: string,
   opts: { pathsOnly?: boolean } = {},
 ): string | undefined {
-  const rows = (store.db.prepare(
-    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
-      projectFilterSql("project")
-    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC, project`,
-  ).all(projectLike(text)) as { project: string; n: number }[])
+  const rows = projectsLike(store, text)
     .filter((r) => !opts.pathsOnly || ABSOLUTE.test(r.project));
   const key = projectKey(text);
   const exact = rows.find((r) => projectKey(r.project) === key);

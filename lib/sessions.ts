@@ -153,6 +153,9 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
             } sessions do: 'deja show ${elsewhere[0]}:${prefix}' lists them`
           : `sessions of ${elsewhere.join(", ")} do`
       }`
+      // A day typed alone (trial 120 M2: `deja show 2026-12-07` for the notes of that day).
+      : /^\d{4}-\d{2}-\d{2}$/.test(ref)
+      ? `a day: deja show deja:${ref} shows its notes (deja remember); deja ${ref} lists its sessions`
       : "search first: deja <words>";
     throw new NoSessionMatch(ref, hint);
   }
@@ -193,8 +196,9 @@ export const CANDIDATES_SHOWN = 8;
  * A session reference (an id prefix) that matches several sessions: exit 2,
  * the message listing the newest {@link CANDIDATES_SHOWN} of them one a line
  * (`<ref>  <harness>  <date>  <title>`), so a person or an agent picks one
- * instead of deja picking for them. A subagent whose parent is also matched is
- * left out (the parent names it). `show`, `ctx`, `resume`, `handoff`, `view`,
+ * instead of deja picking for them. A subagent filed under its parent's id
+ * (`<parent id>/…`) whose parent is also matched is left out (the parent names
+ * it); one with an id of its own is listed, said to be a subagent. `show`, `ctx`, `resume`, `handoff`, `view`,
  * `--session` and MCP mode context all end in it (lib/memory/pick.ts); the
  * `--json` error adds {@link candidates} (docs/json-output.md, "Errors").
  */

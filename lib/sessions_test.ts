@@ -1,6 +1,7 @@
 import { assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../tests/_assert.ts";
 import { indexSessions } from "../tests/_memory.ts";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "./indexer.ts";
 import { parsers } from "../parsers/mod.ts";
@@ -213,6 +214,14 @@ Deno.test("resolveSession lists a subagent with an id of its own beside its pare
     assertMatch(e.message, /019d924b .*subagent of 019d9249/);
     // (A subagent named under its parent's id stays the parent's: the test above.)
     assertEquals(resolveSession(store, "019d9249").native_id, "019d9249-aaaa");
+    // The errors' doc says so (trial 120 M5: it said every subagent of a listed parent is
+    // left out, and `show 019d` listed 019d924b beside 019d9249).
+    const doc = readFileSync(new URL("../docs/json-output.md", import.meta.url), "utf8")
+      .replace(/\s+/g, " ");
+    assertStringIncludes(
+      doc,
+      "a subagent with an id of its own is listed, its title starting `subagent of <parent>`",
+    );
   }));
 
 // Trial 109 (the MCP tool's F6 counted alike): an id of emoji was "(2002 characters)".

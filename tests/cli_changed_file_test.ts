@@ -39,3 +39,32 @@ Deno.test("a file named in a query nothing matched exactly points to deja blame"
     ix.cleanup();
   }
 });
+
+Deno.test("the changed-file hint counts the sessions the blame it names shows (trial 120 M1)", async () => {
+  // Two throwaway sessions and one kept one edited App.css: `deja blame App.css` shows the
+  // kept one and leaves the others out, so the hint says 1, not 3 (it said 6 where blame showed 2).
+  const edit = (id: string, cwd: string, day: string) => ({
+    id,
+    cwd,
+    start: `2026-11-${day}T10:00:00Z`,
+    turns: [
+      { user: "make the header darker" },
+      { edit: `${cwd}/src/App.css`, old: "#fff", new: "#222" },
+      { say: "Done." },
+    ],
+  });
+  const ix = await indexSessions([
+    edit("ed170000-1111-4222-8333-444455556666", "/w/app", "01"),
+    edit("ed170001-1111-4222-8333-444455556666", "/tmp/farm/a", "02"),
+    edit("ed170002-1111-4222-8333-444455556666", "/tmp/farm/b", "03"),
+  ]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    const r = await runMain(env, ["which", "session", "changed", "App.css"]);
+    assertStringIncludes(r.err, "hint: 1 session changed App.css: deja blame App.css");
+    const blame = await runMain(env, ["blame", "App.css", "--json"]);
+    assertEquals(JSON.parse(blame.out).sessions.length, 1);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -385,12 +385,12 @@ Deno.test("a word after one dash is named whole, and a window's words are offere
   try {
     const week = await runMain(ix.env, ["last", "-week"]);
     assertEquals(week.code, 2, week.err);
-    assertStringIncludes(week.err, "Unknown option '-week'");
+    assertStringIncludes(week.err, "unknown option '-week'");
     assertStringIncludes(week.err, "hint: time words take no dash: deja last week");
     // An option's name after one dash: the option.
     const limit = await runMain(ix.env, ["last", "-limit", "3"]);
     assertEquals(limit.code, 2, limit.err);
-    assertStringIncludes(limit.err, "Unknown option '-limit'");
+    assertStringIncludes(limit.err, "unknown option '-limit'");
     assertStringIncludes(limit.err, "did you mean --limit?");
     // A count after a dash is still the count.
     assertEquals((await runMain(ix.env, ["last", "-1"])).code, 0);

@@ -62,14 +62,14 @@ Deno.test("a question begun by a command's name keeps the search options the com
     // An option neither takes is an error that says so, and searches nothing.
     const bogus = await runMain(ix.env, ["show", "me", "the", "flask", "server", "--bogus"]);
     assertEquals(bogus.code, 2);
-    assertStringIncludes(bogus.err, "deja: Unknown option '--bogus'");
+    assertStringIncludes(bogus.err, "deja: unknown option '--bogus'");
     assertStringIncludes(bogus.err, "neither 'deja show' nor 'deja search' takes that option");
     assertEquals(bogus.err.includes("searched the question"), false, bogus.err);
     assertEquals(bogus.err.includes("deja show -- --bogus"), false, bogus.err);
     // The command's own syntax with an option it lacks is still its own error.
     const own = await runMain(ix.env, ["show", "c11c0001", "--junk"]);
     assertEquals(own.code, 2);
-    assertStringIncludes(own.err, "Unknown option '--junk'");
+    assertStringIncludes(own.err, "unknown option '--junk'");
   } finally {
     ix.cleanup();
   }

@@ -32,7 +32,12 @@ Deno.test("last --limit N lists the N newest sessions, as last N does", async ()
       "s-7",
       "s-6",
     ]);
-    assertStringIncludes((await runMain(ix.env, ["last", "--help"])).out, "--limit <n>");
+    const help = (await runMain(ix.env, ["last", "--help"])).out;
+    assertStringIncludes(help, "--limit <n>");
+    // `-5` as head reads it, as the help says (trial 120 L9: taken, and said nowhere).
+    assertStringIncludes(help, "last [n | -n | --limit <n>]");
+    assertStringIncludes(help, "5, -5 (as head -5 reads it) and --limit 5 say the same");
+    assertEquals((await runMain(ix.env, ["last", "-5"])).out, byN.out);
   } finally {
     ix.cleanup();
   }

@@ -296,3 +296,21 @@ Deno.test("a search that found something is not asked whether a command that del
   const none = await run(["forgot"], vars);
   assertStringIncludes(none.err, "forget");
 });
+
+Deno.test("deja alone is a usage error on stderr; help --help and help help are the help; the list names help and lines up the hooks (trial 120 L12-L14)", async () => {
+  const none = await run([]);
+  assertEquals([none.code, none.out], [2, ""]);
+  assertStringIncludes(none.err, "Usage: deja <query...>");
+  for (const a of [["help", "--help"], ["help", "help"], ["--help"]]) {
+    const r = await run(a);
+    assertEquals([r.code, r.err], [0, ""], a.join(" "));
+    assertStringIncludes(r.out, "Usage: deja <query...>");
+  }
+  const h = (await run(["help"])).out;
+  const at = (name: string) => new RegExp(`^  ${name} +(\\S)`, "m").exec(h);
+  assert(at("help") !== null, h);
+  // Each list's descriptions start in one column.
+  const col = (name: string) => at(name)![0].length;
+  assertEquals(col("help"), col("uninstall"));
+  assertEquals(col("hook-tool-after"), col("hook-context"));
+});

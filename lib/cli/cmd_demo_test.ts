@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
@@ -52,6 +52,10 @@ Deno.test("demo indexes, searches and cleans up: colour on a terminal, plain to 
     assertStringIncludes(tty.out(), "\n$ deja test\n");
     assertStringIncludes(tty.out(), csi("0m"));
     assert(tty.err().startsWith("deja demo: laying out"), tty.err());
+    // The README says what goes where (trial 120 L8: it said only "progress on stderr", and
+    // the index's table on stdout read as progress misplaced).
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    assertStringIncludes(readme, "what the index read, per harness, then the search and its");
 
     const pipe = captureIO(s.env, false);
     const json = { values: { limit: "1", json: true }, positionals: ["test"] };
@@ -73,6 +77,26 @@ Deno.test("demo with a bad search option is an error and leaves nothing behind",
       DejaError,
     );
     assertEquals(readdirSync(s.base), []);
+  } finally {
+    s.cleanup();
+  }
+});
+
+Deno.test("README's first example is the demo's output on the bundled sample stores (trial 120 M3)", async () => {
+  // It showed a search of someone's own history, whose session a copy of those stores left out
+  // as a throwaway project's: ten unrelated sessions instead.
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const block = readme.split("```console\n")[1].split("```")[0];
+  const [command, ...rest] = block.split("\n");
+  assertEquals(command, '$ deja demo "cat missing.txt" --limit 2');
+  assertStringIncludes(block, `Sample stores of ${parsers.length} harnesses`);
+  const results = rest.slice(rest.indexOf("$ deja cat missing.txt")).join("\n");
+  const s = scratch();
+  try {
+    const pipe = captureIO(s.env, false);
+    const args = { values: { limit: "2" }, positionals: ["cat missing.txt"] };
+    assertEquals(await runDemo(parseDemo(args), pipe.io, s.base), 0);
+    assertStringIncludes(pipe.out(), results);
   } finally {
     s.cleanup();
   }

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { captureIO, runMain } from "../../tests/_cli_io.ts";
 import { t, world, write } from "../../tests/_install_world.ts";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets } from "../install/run.ts";
 import { launcherPath } from "../install/launcher.ts";
@@ -57,6 +57,12 @@ Deno.test("doctor prints colour on a terminal, plain text to a pipe, and JSON wi
     assertEquals(doc.index.exists, false);
     assertEquals(doc.watch.running, false);
     assertEquals(doc.targets.find((x: { target: string }) => x.target === "crush").state, "wired");
+    // Every top-level field has its row in docs/json-output.md (trial 120: `watch` had none).
+    const md = readFileSync(new URL("../../docs/json-output.md", import.meta.url), "utf8");
+    const section = md.split("## `deja doctor --json`")[1].split("\n## ")[0];
+    for (const key of Object.keys(doc)) {
+      assert(new RegExp("^\\| `" + key + "[`.\\[]", "m").test(section), `${key} undocumented`);
+    }
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

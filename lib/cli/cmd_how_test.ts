@@ -459,7 +459,7 @@ Deno.test("how takes words that start with a dash after its first word, its own 
     // Before any word, an unknown option is still refused, with its hint.
     const bad = await runMain(ix.env, ["how", "--nme", "docker"]);
     assertEquals(bad.code, 2);
-    assertStringIncludes(bad.err, "Unknown option '--nme'");
+    assertStringIncludes(bad.err, "unknown option '--nme'");
   } finally {
     ix.cleanup();
   }

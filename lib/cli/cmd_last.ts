@@ -51,12 +51,14 @@ export { lastWindow, windowLine } from "./last_window.ts";
 export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "last [n | --limit <n>] [week | 30 days | this week | last week | in march | " +
+  usage: "last [n | -n | --limit <n>] [week | 30 days | this week | last week | in march | " +
     "yesterday | jan 13th …] [--harness <id>] [--project <text>] [--since <30d|date>] " +
     "[--model <text>] [--junk] [--json]",
   // What each form of time words means (trial 103 F1: `week` was read as the calendar week
   // before this one, and the help said nothing of it).
   details: [
+    // Trial 120 L9: `deja last -5` was taken, and no help said so.
+    "A count: 5, -5 (as head -5 reads it) and --limit 5 say the same; 0 or less is refused.",
     "Time words after 'last' (local time; each prints the days it covers):",
     "  week, month, year, 2 weeks, 30 days   back from now: the past 7, 30, 365, 14, 30 days",
     "  5 week, 20 month                      a count first: the newest 5 of the past week",

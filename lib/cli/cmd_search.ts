@@ -20,9 +20,9 @@ import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { unreadForms } from "../search/ladder.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { Q } from "../schema.ts";
-import { searchHiding, SessionCache } from "../search/sessions.ts";
+import { defaultHidden, searchHiding, SessionCache } from "../search/sessions.ts";
 import { shQuote } from "../shell.ts";
-import { changedFiles } from "../search/changed.ts";
+import { changedFiles, changedFileSessions } from "../search/changed.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
   checkFrom,
@@ -197,6 +197,28 @@ function formsLeft(store: Store, args: SearchArgs, res: SearchResult): { formsUn
     rootOf: (id) => cache.root(id),
   });
   return forms?.length ? { formsUnread: forms } : {};
+}
+
+/**
+ * The files the query names ({@link changedFiles}), each with how many sessions that changed it
+ * `deja blame <file>` lists: those it leaves out by default (throwaway and excluded projects)
+ * are not counted, and a file only they changed is not named.
+ */
+function blamedFiles(
+  store: Store,
+  query: string,
+  io: Pick<IO, "env" | "cwd">,
+): Array<{ file: string; sessions: number }> {
+  const files = changedFiles(store, query);
+  if (!files.length) return files;
+  const hidden = defaultHidden(store, { env: io.env, here: io.cwd });
+  const shown = { has: (id: number) => !hidden.has(id) };
+  return files
+    .map((c) => ({
+      file: c.file,
+      sessions: changedFileSessions(store, c.file, shown, (id) => id).size,
+    }))
+    .filter((c) => c.sessions > 0);
 }
 
 /**
@@ -394,7 +416,9 @@ export async function searchData(
   }
   // A file named among other words, when nothing matched exactly: the sessions that changed it.
   const exact = result.tier !== "relevance" && result.tier !== "none" && !result.nothingMatched;
-  const changed = args.regex || exact ? [] : changedFiles(store, args.query);
+  // Counted as the `deja blame` it names shows them, throwaway projects' left out (trial 120 M1:
+  // "6 sessions changed README.md" where blame listed 2 that did, 4 hidden).
+  const changed = args.regex || exact ? [] : blamedFiles(store, args.query, io);
   // With sessions listed too, when none holds the query as typed and it has a digit (no word
   // of prose): `deja aider-69f75c590d41-1` listed look-alikes and named no command (trial 43).
   const idOf = !args.regex && (!result.results.length || (!exact && /\d/.test(args.query)))

@@ -88,6 +88,11 @@ export interface ShowData {
   /** Subagents: native id and shortest reference. */
   subagents: Array<{ id: string; ref: string }>;
   /**
+   * A subagent's parent as the text names it: its shortest reference when indexed, else its id;
+   * null when the store recorded none (Gemini CLI's `unknown`); undefined for no subagent.
+   */
+  parentRef?: string | null;
+  /**
    * The session whose store holds this session's only record, a copy of its history (a
    * Codex fork's rollout copies its parent's turns; lib/memory/copied.ts), else undefined.
    */
@@ -164,6 +169,7 @@ export function showSession(
     replaceAll: replacingAll(files, seen.editData),
     commands,
     files,
+    ...(s.parent ? { parentRef: parentOf(store, s.harness, s.parent) } : {}),
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     copiedIn: copiedIn(store, s),
@@ -175,6 +181,17 @@ export function showSession(
       exists,
     ),
   };
+}
+
+/**
+ * How `show` names a subagent's parent: its shortest reference, its id with `(not indexed)`, or
+ * null when the store recorded no parent (trial 120 L21: "subagent of unknown").
+ */
+function parentOf(store: Store, harness: string, parent: string): string | null {
+  if (/(?:^|:)unknown$/.test(parent)) return null;
+  return Q.sessionByKey.get(store, { harness, native_id: parent })
+    ? shortRef(store, harness, parent)
+    : `${parent} (not indexed)`;
 }
 
 /**
@@ -389,7 +406,13 @@ export function* showChunks(
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
   if (d.damage) out.push(c.yellow(sessionDamageText(d.damage)));
-  if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
+  if (s.parent) {
+    out.push(c.dim(
+      d.parentRef === null
+        ? "a subagent; its store records no parent"
+        : `subagent of ${d.parentRef ?? s.parent}`,
+    ));
+  }
   if (d.subagents.length) {
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }

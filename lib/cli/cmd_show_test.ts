@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
+import { memIndex } from "../../tests/_search_fixture.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import type { EventRow } from "../rows.ts";
@@ -357,6 +358,27 @@ Deno.test("show deja:<day> shows each project's notes of that day in turn; --jso
       "'deja show deja:2026-12-03' (as text, not --json: one document is one session) shows them all in turn",
     );
   } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show names a subagent's parent by its reference, or says the store records none (trial 120 L21)", async () => {
+  const ix = await memIndex([
+    { id: "019d9249-aaaa", events: [["user", "set up crewai"]] },
+    { id: "019d924b-bbbb", parent: "019d9249-aaaa", events: [["user", "inspect the package"]] },
+    { id: "mrp1k5", parent: "unknown", events: [["user", "extract the skills"]] },
+  ]);
+  const store = ix.open();
+  try {
+    const io = captureIO(ix.env, false).io;
+    const text = (ref: string) => showText(showSession(store, ref), io, false);
+    assertStringIncludes(text("019d924b"), "\nsubagent of 019d9249\n");
+    // Gemini CLI files a subagent chat with no parent as `unknown`: "subagent of unknown".
+    const orphan = text("mrp1k5");
+    assertStringIncludes(orphan, "\na subagent; its store records no parent\n");
+    assert(!orphan.includes("subagent of"), orphan);
+  } finally {
+    store.close();
     ix.cleanup();
   }
 });

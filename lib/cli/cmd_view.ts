@@ -25,7 +25,7 @@ import { openBrowser, untilSignal } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { startView, type ViewServer } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { indexedProject } from "../project_path.ts";
+import { indexedProject, projectsLike } from "../project_path.ts";
 
 export const viewCmd: CommandSpec = {
   usage: "view [--port N] [--no-open] | view --out DIR (--project <text> | <session>) [--force]",
@@ -45,7 +45,10 @@ export const viewCmd: CommandSpec = {
     project: {
       type: "string",
       value: "<text>",
-      description: "with --out: the project whose path contains this text",
+      // One project: its page is the export's first (trial 120 M4: "whose path contains this
+      // text" wrote the one whose folder is `crush` of six such, naming none of the others).
+      description:
+        "with --out: one project: its path, its last folder's name, or text only its path holds",
     },
     force: { type: "boolean", description: "with --out: write into a directory that holds files" },
     json: { type: "boolean", description: "with --out: print what was written as JSON" },
@@ -167,11 +170,12 @@ export function exportData(
   args: Extract<ViewArgs, { mode: "export" }>,
   io: Pick<IO, "env" | "cwd">,
   now = Date.now(),
-): ExportResult {
-  const target: ExportTarget = "project" in args.target
-    ? { project: projectOf(store, args.target.project) }
-    : { session: resolveSession(store, args.target.ref) };
-  return exportView({
+): ViewExport {
+  const project = "project" in args.target ? projectOf(store, args.target.project) : undefined;
+  const target: ExportTarget = project !== undefined
+    ? { project }
+    : { session: resolveSession(store, (args.target as { ref: string }).ref) };
+  const res = exportView({
     store,
     env: io.env,
     out: resolve(io.cwd, args.out),
@@ -179,6 +183,32 @@ export function exportData(
     force: args.force,
     now,
   });
+  if (project === undefined || !("project" in args.target)) return res;
+  // The others whose path holds the text, the one written named by its path or last folder.
+  const others = projectsLike(store, args.target.project).map((r) => r.project)
+    .filter((p) => p !== project);
+  return others.length ? { ...res, other_projects: others } : res;
+}
+
+/** What an export wrote ({@link ExportResult}), and the projects the text matched besides. */
+export type ViewExport = ExportResult & {
+  /**
+   * With `--project`: the other projects whose path holds its text, the one written being
+   * named by its path or last folder (`deja view --out DIR --project <path>` writes one).
+   */
+  other_projects?: string[];
+};
+
+/** The other projects `--project` matched, on stderr: how to write one of them instead. */
+export function othersText(res: ViewExport, io: Pick<IO, "env">): string {
+  const others = res.other_projects ?? [];
+  if (!others.length) return "";
+  const n = others.length;
+  return `deja view: ${n} other ${n === 1 ? "project holds" : "projects hold"} the text in ${
+    n === 1 ? "its" : "their"
+  } path: ${others.slice(0, 5).map((p) => tilde(p, io.env.home)).join(", ")}${
+    n > 5 ? ", …" : ""
+  }\nhint: --project <its whole path> writes another; one export holds one project\n`;
 }
 
 /** What an export wrote, and the secrets it masked on the way. */
@@ -201,6 +231,7 @@ async function runView(a: Args, io: IO): Promise<number> {
     const res = withStore(io, (store) => exportData(store, args, io));
     if (args.json) printJson(io, res);
     else io.out(exportText(res, io));
+    io.err(othersText(res, io));
     return 0;
   }
   const server = await serveView(io.env, args.port, io.cwd);
@@ -216,7 +247,10 @@ async function runView(a: Args, io: IO): Promise<number> {
   return 0;
 }
 
-/** The one project whose path is `text` or contains it (lib/project_path.ts `indexedProject`). */
+/**
+ * The one project `text` names: its path, its last folder, or the only one whose path holds it
+ * (lib/project_path.ts `indexedProject`).
+ */
 function projectOf(store: Store, text: string): string {
   const p = indexedProject(store, text);
   if (p === undefined) {

@@ -129,3 +129,46 @@ Deno.test("view --out of a project the index does not hold is an error with exit
     ix.cleanup();
   }
 });
+
+Deno.test("view --out --project names the other projects its text matches (trial 120 M4)", async () => {
+  // `shop` is the last folder of one project and text of another's path: the one is written,
+  // the other named with how to write it (it wrote the one and said nothing of the other).
+  const ix = await indexSessions([
+    {
+      id: ID,
+      cwd: "/w/shop",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "add a basket" }, { say: "Added the basket page." }],
+    },
+    {
+      id: "41e40001-1111-4222-8333-444455556666",
+      cwd: "/w/shop-admin",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "add a login" }, { say: "Added the login page." }],
+    },
+  ]);
+  try {
+    const c = captureIO(noRefresh(ix.env), false);
+    const dir = join(ix.root, "out");
+    assertEquals(await viewCmd.run(args([], { out: dir, project: "shop" }), c.io), 0);
+    assertStringIncludes(
+      c.err(),
+      "deja view: 1 other project holds the text in its path: /w/shop-admin\n" +
+        "hint: --project <its whole path> writes another",
+    );
+    const json = captureIO(noRefresh(ix.env), false);
+    const again = join(ix.root, "json");
+    assertEquals(
+      await viewCmd.run(args([], { out: again, project: "shop", json: true }), json.io),
+      0,
+    );
+    assertEquals(JSON.parse(json.out()).other_projects, ["/w/shop-admin"]);
+    // Its whole path writes the other, alone.
+    const one = captureIO(noRefresh(ix.env), false);
+    const third = join(ix.root, "admin");
+    assertEquals(await viewCmd.run(args([], { out: third, project: "/w/shop-admin" }), one.io), 0);
+    assertEquals(one.err(), "");
+  } finally {
+    ix.cleanup();
+  }
+});

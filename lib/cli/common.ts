@@ -279,9 +279,12 @@ export function parse(cmd: Command, argv: string[], home = "", cwd = ""): Args {
     // option (trial 105 F8: `deja last -week` said "Unknown option 'w'").
     const word = letter?.length === 1 ? singleDashWord(argv, letter) : undefined;
     const unknown = word ?? letter;
-    const msg = word !== undefined
-      ? `Unknown option '-${word}'`
+    // Lowercase as deja's other messages are (trial 120 L22: "Unknown option" beside
+    // "unknown harness").
+    const said = word !== undefined
+      ? `unknown option '-${word}'`
       : raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
+    const msg = said.charAt(0).toLowerCase() + said.slice(1);
     const lacked = unknown && cmd.lacks && Object.hasOwn(cmd.lacks, unknown)
       ? cmd.lacks[unknown]
       : undefined;

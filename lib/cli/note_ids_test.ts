@@ -59,7 +59,17 @@ Deno.test("forget --note given the start of a day's id lists the day's notes; an
     assertStringIncludes(r.err, `deja forget --session deja:${day}`);
     const none = await runMain(env, ["forget", "--note", "zzzz"]);
     assertEquals(none.code, 1);
-    assertStringIncludes(none.err, "deja show <day> lists each note");
+    // The form show takes, with a day that has notes (trial 120 M2).
+    assertStringIncludes(none.err, "deja show deja:<day> lists each note");
+    const latest = /the latest: deja show (deja:\S+?)\)/.exec(none.err)?.[1];
+    assertEquals(latest?.slice(5), day.slice(-10), none.err);
+    const shown = await runMain(env, ["show", latest!]);
+    assertEquals(shown.code, 0, shown.err);
+    assertStringIncludes(shown.out, `note ${a}`);
+    // The day alone names no session: the hint names the form that shows its notes.
+    const bare = await runMain(env, ["show", latest!.slice(5)]);
+    assertEquals(bare.code, 1, bare.err);
+    assertStringIncludes(bare.err, `hint: a day: deja show ${latest} shows its notes`);
     assert(!none.err.includes("is a day"), none.err);
   } finally {
     ix.cleanup();

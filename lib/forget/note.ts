@@ -59,10 +59,14 @@ export function findNote(notes: OwnNotes, id: string): NoteRecord {
         2,
       );
     }
+    // The form show takes (trial 120 M2: `deja show <day>` was named, and `deja show 2026-12-07`
+    // matches no session).
+    const latest = all.map((n) => n.day).filter(Boolean).sort().at(-1);
     throw new DejaError(
       `no note has the id '${id}'`,
-      "deja remember prints a note's id; deja show <day> lists each note of a day with its id " +
-        "(deja search <words> --harness deja finds the day)",
+      "deja remember prints a note's id; deja show deja:<day> lists each note of a day with its id" +
+        (latest ? ` (the latest: deja show deja:${latest})` : "") +
+        "; deja search <words> --harness deja finds the day",
       1,
     );
   }
