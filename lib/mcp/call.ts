@@ -34,7 +34,7 @@ import {
 import { questionInstead } from "../cli/question.ts";
 import { howCmd } from "../cli/cmd_how.ts";
 import { oneLineForAgent } from "./_fit.ts";
-import { freshen, refreshOff } from "../fresh/freshen.ts";
+import { freshen, lockedLine, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg, sameFolder } from "../project_path.ts";
@@ -152,7 +152,10 @@ export async function callDeja(
       ? undefined
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
     if (fresh?.state === "no_index" && fresh.background) return answer(BUILDING);
-    const note = fresh?.state === "catching_up"
+    // A store met locked a moment ago (trial 119 F1: "Nothing in past sessions matches", no hint).
+    const note = fresh?.locked
+      ? `\n\n(deja: ${lockedLine(fresh.locked)}; ask again shortly.)`
+      : fresh?.state === "catching_up"
       ? `\n\n(deja's index is catching up: ${fresh.pending} ${fresh.reread ? "" : "changed "}${
         fresh.pending === 1 ? "store is" : "stores are"
       } being read${
