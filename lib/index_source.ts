@@ -52,6 +52,7 @@ import { fnv1a32 } from "../core/text.ts";
 import { type HeldKeys, heldKeys, heldPlace } from "./held_keys.ts";
 import { retireMovedFrom, storeState } from "./gone.ts";
 import { dropSession } from "./drop_events.ts";
+import { lockedAgain } from "./fresh/stamps.ts";
 
 export interface SourceOutcome {
   /** Changed, but left for a full run (too large for an inline refresh). */
@@ -581,6 +582,9 @@ export function recordError(
   }
   // Store errors often start with the path already; say it once.
   if (message.startsWith(`${src.path}: `)) message = message.slice(src.path.length + 2);
+  // A lock met again is counted: its next retry waits longer (lib/fresh/stamps.ts). (`prev` is
+  // no row of a store never read, nor of one its reader read before a fix.)
+  message = lockedAgain(message, Q.sourceByPath.get(store, { path: src.path })?.error);
   // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
   try {
     if (prev) {

@@ -18,6 +18,8 @@ export async function briefHolder(
   ms: number,
   /** Hold the lock without recording who holds it (as a holder between its lock and its record). */
   unrecorded = false,
+  /** Hold it as a full run does (not brief), doing this (as `deja index --watch` writing). */
+  doing?: string,
 ): Promise<{ done: Promise<unknown> }> {
   const home = tempDir("deja-hold-");
   const script = join(home, "hold.ts");
@@ -28,9 +30,9 @@ export async function briefHolder(
       `db.exec("PRAGMA journal_mode = DELETE"); db.exec("BEGIN EXCLUSIVE");\n` +
       `const l = { release: () => db.close() };\n`
     : `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
-      `const l = acquireWriterLock(${
-        JSON.stringify(dir)
-      }, 0, { doing: "refreshing it on use", brief: true });\n`;
+      `const l = acquireWriterLock(${JSON.stringify(dir)}, 0, ${
+        JSON.stringify(doing ? { doing } : { doing: "refreshing it on use", brief: true })
+      });\n`;
   writeFileSync(
     script,
     take +

@@ -192,7 +192,16 @@ Deno.test("a SQLite store held in a write transaction by another process is repo
   const s1 = Store.open(indexPath(env));
   assertEquals(search(s1, "goodword").results.length, 1);
   assertEquals(search(s1, "lockedword").results.length, 0);
+  const errorOf = (s: Store) =>
+    (s.db.prepare("SELECT error FROM sources WHERE path = ?").get(locked) as { error: string })
+      .error;
+  assertEquals(errorOf(s1), "database is locked");
   s1.close();
+  // Met locked again: counted, so the next retry waits longer (trial 119 F1).
+  await runIndex(env, crush);
+  const again = Store.open(indexPath(env));
+  assertEquals(errorOf(again), "database is locked (2 tries in a row)");
+  again.close();
   await new Promise((resolve) => holder.on("exit", resolve));
   const r2 = await runIndex(env, crush);
   assert(!r2.harnesses[0].errors.some((e) => e.includes(locked)), "read once the lock is gone");

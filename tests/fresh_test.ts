@@ -374,11 +374,12 @@ Deno.test("a store that failed a while ago is read again by a background run, on
   const w = await world();
   appendFileSync(w.file, line(2, "molejotaquux written while the store could not be read"));
   const db = join(w.vars.DEJA_HOME, "index.db");
-  const mark = (ago: number) => {
+  // A damaged file: retried a minute after it failed (a lock is retried sooner: below).
+  const mark = (ago: number, error = "file is not a database") => {
     const c = new DatabaseSync(db);
     try {
-      c.prepare("UPDATE sources SET error = 'database is locked', indexed_at = ? WHERE path = ?")
-        .run(Date.now() - ago, w.file);
+      c.prepare("UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?")
+        .run(error, Date.now() - ago, w.file);
     } finally {
       c.close();
     }
@@ -422,9 +423,81 @@ Deno.test("the freshness note says changed stores a refresh could not read", () 
   );
 });
 
+// Trial 119 F1: a Crush store locked past the wait by its harness failed the background run;
+// for a minute every search said only "nothing matched" (exit 1), `--json` said "fresh", and
+// MCP recall gave no hint; the watch read it again only at the minute retry.
+Deno.test("a store met locked is said by every answer, and read again seconds after, longer each time", async () => {
+  const w = await world();
+  appendFileSync(w.file, line(2, "grackleplume written while the store was locked"));
+  const db = join(w.vars.DEJA_HOME, "index.db");
+  const mark = (ago: number, error: string) => {
+    const c = new DatabaseSync(db);
+    try {
+      c.prepare("UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?")
+        .run(error, Date.now() - ago, w.file);
+    } finally {
+      c.close();
+    }
+  };
+  // Locked six times in a row: its next try waits the minute, so it is said, not tried.
+  mark(10_000, "database is locked (6 tries in a row)");
+  const held = await run(["grackleplume", "--json"], w.vars);
+  assertEquals(held.code, 1, held.err);
+  const f = JSON.parse(held.out).freshness;
+  assertEquals([f.state, f.failed, f.background, f.retrying], ["catching_up", 1, false, undefined]);
+  assertEquals(f.locked, { stores: 1, harnesses: ["claude"], error: "database is locked" });
+  assertEquals(
+    held.err,
+    "deja: 1 claude store could not be read just now (database is locked): results may miss " +
+      "its newest sessions; it is tried again shortly\n",
+  );
+  const text = await run(["grackleplume"], w.vars);
+  assertEquals(text.code, 1);
+  assertStringIncludes(text.err, "could not be read just now (database is locked)");
+  // The MCP server's recall says it as well.
+  const env = testEnv(w.vars.HOME, w.vars);
+  const recall = await callDeja({ mode: "recall", query: "grackleplume" }, {
+    env,
+    cwd: w.dir,
+    log: () => {},
+  });
+  assertStringIncludes(
+    recall.content[0].text,
+    "1 claude store could not be read just now (database is locked)",
+  );
+  // Locked once, ten seconds ago: read again now, not a minute after.
+  mark(10_000, "database is locked");
+  const r = await run(["grackleplume", "--json"], w.vars);
+  assertEquals(JSON.parse(r.out).freshness.retrying, 1, r.out);
+  assert(
+    await until(
+      async () => (await run(["grackleplume", "--no-refresh"], w.vars)).code === 0,
+      30_000,
+    ),
+    "the background run read the store again",
+  );
+  assert(await until(() => !existsSync(sentinelPath(env)), 10_000), "its sentinel is removed");
+});
+
+Deno.test("a lock met again waits longer before the next try, up to the minute of other failures", async () => {
+  const { lockedAgain, retryAfterMs, RETRY_FAILED_MS } = await import("../lib/fresh/stamps.ts");
+  assertEquals(lockedAgain("database is locked", null), "database is locked");
+  assertEquals(lockedAgain("database is locked", "file is not a database"), "database is locked");
+  const twice = lockedAgain("database is locked", "database is locked");
+  assertEquals(twice, "database is locked (2 tries in a row)");
+  assertEquals(lockedAgain("database is locked", twice), "database is locked (3 tries in a row)");
+  assertEquals(lockedAgain("file is not a database", twice), "file is not a database");
+  assertEquals(
+    ["database is locked", twice, "database is locked (3 tries in a row)"].map(retryAfterMs),
+    [2_000, 4_000, 8_000],
+  );
+  assertEquals(retryAfterMs("database is locked (40 tries in a row)"), RETRY_FAILED_MS);
+  assertEquals(retryAfterMs("file is not a database"), RETRY_FAILED_MS);
+});
+
 // Trial 76: the watch never read again a store that was locked when it changed, and wrote on
 // into an index `deja index` had found damaged.
-Deno.test("the watch's check reads a store that failed a minute ago, and leaves a damaged index be", async () => {
+Deno.test("the watch's check reads a store met locked seconds ago, and leaves a damaged index be", async () => {
   const { checkOnce } = await import("../lib/fresh/watch.ts");
   const { parsers } = await import("../parsers/mod.ts");
   const { noteDamage } = await import("../lib/store.ts");
@@ -433,8 +506,9 @@ Deno.test("the watch's check reads a store that failed a minute ago, and leaves 
   appendFileSync(w.file, line(2, "wombatlockzz written while the store was locked"));
   const db = join(w.vars.DEJA_HOME, "index.db");
   const c = new DatabaseSync(db);
+  // Trial 119 F1: a lock met ten seconds ago is read again at the next tick, not at the minute.
   c.prepare("UPDATE sources SET error = 'database is locked', indexed_at = ? WHERE path = ?")
-    .run(Date.now() - 5 * 60_000, w.file);
+    .run(Date.now() - 10_000, w.file);
   c.close();
   const said = await checkOnce(env, parsers);
   assertStringIncludes(said, "claude: 1 read");

@@ -5,7 +5,7 @@
  * writing it", which no `deja index` was.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
-import { existsSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { acquireWriterLock, lockHolder } from "../lib/store.ts";
@@ -70,6 +70,38 @@ Deno.test("the busy hint names --wait only to the command that takes it", async 
     } finally {
       held.release();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Trial 119 F2: `deja index` beside `deja index --watch` said "the index is busy" (exit 2) in 3
+// of 8 runs, each of the watch's writes lasting 0.1-0.3 s.
+Deno.test("a plain 'deja index' waits a few seconds for another writer's short write", async () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    const { runMain } = await import("./_cli_io.ts");
+    const { testEnv } = await import("./_fixture.ts");
+    const { claudeLine } = await import("./_memory.ts");
+    const data = join(dir, "deja");
+    const proj = join(dir, "claude", "-w-app");
+    mkdirSync(proj, { recursive: true });
+    const sid = "21111111-2222-4333-8444-555555555556";
+    const file = join(proj, `${sid}.jsonl`);
+    writeFileSync(file, claudeLine(0, "the parser crashes", sid));
+    const env = testEnv(join(dir, "home"), {
+      DEJA_HOME: data,
+      DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    });
+    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+    appendFileSync(file, claudeLine(1, "Fixed it.", sid)); // a change to read: no no-op run
+    // Held as a full run holds it (not brief), for a moment.
+    const { done } = await briefHolder(data, 800, false, "writing it");
+    assertEquals(lockHolder(data)?.brief, false);
+    const r = await runMain(env, ["index", "--quiet"]);
+    await done;
+    assertEquals(r.code, 0, r.err);
+    assertEquals(r.err, "");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

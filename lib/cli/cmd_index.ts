@@ -52,7 +52,7 @@ export const indexCmd: CommandSpec = {
     wait: {
       type: "string",
       value: "<seconds>",
-      description: "wait this long for another running index",
+      description: "wait this long for another running index (default 5)",
     },
     json: { type: "boolean", description: "print the summary as JSON" },
     watch: {
@@ -88,7 +88,10 @@ export interface IndexArgs {
   json: boolean;
   /** `--harness`: only these (checked against the parser list). */
   only?: string[];
-  /** `--wait` in ms; undefined: wait for a background run deja started, else not at all. */
+  /**
+   * `--wait` in ms; undefined: wait for a background run deja started, else {@link DEFAULT_WAIT_MS}
+   * (a background run: not at all).
+   */
   waitMs?: number;
   /** `--watch`: keep running until stopped. */
   watch: boolean;
@@ -158,6 +161,9 @@ async function watchRun(args: IndexArgs, io: IO): Promise<number> {
   return 0;
 }
 
+/** How long a plain `deja index` waits for another writer before it says the index is busy. */
+export const DEFAULT_WAIT_MS = 5_000;
+
 /**
  * One index run: the stat pass when nothing changed (lib/fresh/noop.ts), else a full run;
  * then the optional embeddings pass.
@@ -172,8 +178,11 @@ export async function indexData(
   hooks: { progress?: (line: string) => void; indexed?: () => void } = {},
 ): Promise<IndexData> {
   const { only } = args;
-  // A background run deja started itself is waited for, not reported as "busy".
-  const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
+  // A background run deja started itself is waited for, not reported as "busy"; any other
+  // writer (a `deja index --watch` writing what changed) a few seconds (trial 119 F2: 3 of 8
+  // runs beside the watch said "busy" at once). A background run itself does not wait.
+  const waitMs = args.waitMs ??
+    (args.background ? 0 : runningBackground(env) ? 300_000 : DEFAULT_WAIT_MS);
   const busyHint = "wait for it to finish, or run again with --wait <seconds>";
   const tellGone = !args.quiet && !args.background;
   const quick = args.rebuild

@@ -97,6 +97,14 @@ export interface Freshness {
    * never read by the searches after it, which said the index was fresh).
    */
   retrying?: number;
+  /**
+   * Stores whose last read met a lock their harness held (SQLite busy or locked), so what they
+   * hold newest may be missing: with `catching_up`, never `fresh` (trial 119 F1: "fresh" and
+   * "nothing matched" for a minute after a Crush store was locked past the wait). They are
+   * read again by a background run seconds after the failure (lib/fresh/stamps.ts
+   * `retryAfterMs`). `harnesses` names theirs, `error` the first one's reason.
+   */
+  locked?: { stores: number; harnesses: string[]; error: string };
   /** With `damaged`: what the command that found the damage said. */
   damage?: string;
   /**
@@ -211,6 +219,7 @@ export async function freshen(
     }
   }
   const bgRunning = Boolean(runningBackground(env, now));
+  const locked = lockedOf(stale.locked);
   if (isFresh(stale) && !released.length) {
     // Stores that failed a while ago are read again by a background run (a full run retries
     // them), never inline: a store locked for good would cost every search its wait.
@@ -220,13 +229,26 @@ export async function freshen(
         return out({
           state: "catching_up",
           read: 0,
-          pending: stale.retry,
+          pending: Math.max(stale.retry, locked?.stores ?? 0),
           behind_ms: stale.failedSince ? Math.max(0, now - stale.failedSince) : 0,
           background: true,
           retrying: stale.retry,
           failed: stale.failed,
+          ...(locked ? { locked } : {}),
         });
       }
+    }
+    // A store met locked a moment ago is not up to date: said, and read again in seconds.
+    if (locked) {
+      return out({
+        state: "catching_up",
+        read: 0,
+        pending: locked.stores,
+        behind_ms: stale.failedSince ? Math.max(0, now - stale.failedSince) : 0,
+        background: bgRunning,
+        failed: stale.failed,
+        locked,
+      });
     }
     return out({
       state: "fresh",
@@ -315,7 +337,11 @@ export async function freshen(
       // Another writer holds the index: it is catching up already.
     }
   }
-  if (inline && !pending) {
+  // Locked stores of harnesses this step did not read are still as their failure left them.
+  const lockedLeft = lockedOf(
+    stale.locked.filter((l) => !inline || !harnesses.includes(l.harness)),
+  );
+  if (inline && !pending && !lockedLeft) {
     return out({
       state: "refreshed",
       read,
@@ -325,7 +351,21 @@ export async function freshen(
       ...(failed ? { failed } : {}),
     });
   }
+  // Read in but for stores met locked before: they are read again when their wait is over
+  // (no background run now, which would meet the lock at once).
+  if (inline && !pending && lockedLeft) {
+    return out({
+      state: "catching_up",
+      read,
+      pending: lockedLeft.stores,
+      behind_ms: stale.failedSince ? Math.max(0, now - stale.failedSince) : 0,
+      background: bgRunning,
+      failed: stale.failed,
+      locked: lockedLeft,
+    });
+  }
   const pid = bgOk ? startBackground(env) : undefined;
+  if (lockedLeft) pending += lockedLeft.stores;
   // More left than changed, with a reader changed: those are stores read again.
   const reread = pending > stale.changed.length && revised.length ? revised : undefined;
   return out({
@@ -336,7 +376,30 @@ export async function freshen(
     background: Boolean(pid) || bgRunning,
     ...(reread ? { reread } : {}),
     ...(failed ? { failed } : {}),
+    ...(lockedLeft ? { locked: lockedLeft } : {}),
   });
+}
+
+/** {@link Freshness.locked} of the stores the stat pass found failed on a lock, or undefined. */
+function lockedOf(list: readonly { harness: string; error: string }[]): Freshness["locked"] {
+  if (!list.length) return undefined;
+  return {
+    stores: list.length,
+    harnesses: [...new Set(list.map((l) => l.harness))],
+    error: list[0].error.replace(/ \(\d+ tries in a row\)$/, ""),
+  };
+}
+
+/**
+ * The line saying that stores met locked could not be read just now (trial 119 F1), for the
+ * CLI's stderr and the MCP server's answers alike.
+ */
+export function lockedLine(l: NonNullable<Freshness["locked"]>): string {
+  const which = l.harnesses.length === 1 ? `${l.harnesses[0]} ` : "";
+  return `${l.stores === 1 ? `1 ${which}store` : `${l.stores} ${which}stores`} could not be ` +
+    `read just now (${l.error}): results may miss ${
+      l.stores === 1 ? "its" : "their"
+    } newest sessions; ${l.stores === 1 ? "it is" : "they are"} tried again shortly`;
 }
 
 /** Harnesses whose stores the index holds as read by another revision of their reader. */
@@ -412,7 +475,10 @@ function stateNote(f: Freshness): string {
     ? `deja: ${f.failed === 1 ? "1 changed store" : `${f.failed} changed stores`} could not be ` +
       "read now ('deja sources' says why)"
     : "";
+  // Stores met locked a moment ago (trial 119 F1): said first, whatever else is said.
+  const locked = f.locked ? `deja: ${lockedLine(f.locked)}` : "";
   if (f.retrying) {
+    if (locked) return locked;
     return `deja: ${
       f.retrying === 1 ? "1 store that" : `${f.retrying} stores that`
     } could not be read before ${f.retrying === 1 ? "is" : "are"} being read again in the ` +
@@ -428,18 +494,22 @@ function stateNote(f: Freshness): string {
     }; results may miss much of the history`;
   }
   if (f.reread) {
-    return `deja: the index is catching up: deja reads ${f.reread.join(", ")} better now, so ${
-      f.pending === 1 ? "1 store is" : `${f.pending} stores are`
-    } read again ${
-      f.background ? "in the background" : "at the next 'deja index'"
-    }; results may miss what the new reader finds`;
+    return (locked ? `${locked}\n` : "") +
+      `deja: the index is catching up: deja reads ${f.reread.join(", ")} better now, so ${
+        f.pending === 1 ? "1 store is" : `${f.pending} stores are`
+      } read again ${
+        f.background ? "in the background" : "at the next 'deja index'"
+      }; results may miss what the new reader finds`;
   }
-  const catching = `deja: the index is catching up: ${f.pending} changed ${
-    f.pending === 1 ? "store" : "stores"
+  // The changes left besides the locked stores.
+  const left = f.pending - (f.locked?.stores ?? 0);
+  if (locked && left <= 0) return locked;
+  const catching = `deja: the index is catching up: ${left} changed ${
+    left === 1 ? "store" : "stores"
   } (${duration(f.behind_ms)} behind) ${
     f.background ? "being read in the background" : "not read yet"
   }; results may miss the newest work`;
-  return failed ? `${failed}\n${catching}` : catching;
+  return [locked, failed, catching].filter(Boolean).join("\n");
 }
 
 /**

@@ -46,6 +46,14 @@ export interface Staleness {
   retry: number;
   /** Epoch ms of the oldest of those failures (0 when none). */
   failedSince: number;
+  /**
+   * Of {@link failed}, the stores whose last read met a lock (SQLite busy or locked: their
+   * harness was writing), each with its harness and the reason: read again after
+   * {@link retryAfterMs} (seconds), and said by every answer meanwhile (trial 119 F1: a Crush
+   * store locked for 15 s left its new rows unsearchable for a minute while searches said
+   * "fresh").
+   */
+  locked: { harness: string; error: string }[];
   /** Stores the check found in place (stat succeeded), per harness. */
   present: Record<string, number>;
   /** Stores gone since they were read (their sessions stay until a rebuild): no change to read. */
@@ -68,6 +76,40 @@ export interface CheckOptions {
 
 /** How long after a store failed to be read a refresh on use has it read again (in the background). */
 export const RETRY_FAILED_MS = 60_000;
+/**
+ * How long after a store's first read that met a lock it is read again; each further such
+ * failure in a row doubles it, up to {@link RETRY_FAILED_MS}.
+ */
+export const RETRY_LOCKED_MS = 2_000;
+
+/** True when a store's read `error` is a lock its harness held (SQLite busy or locked), no damage. */
+export function isLockedError(error: string): boolean {
+  return /database (?:table )?is (?:locked|busy)|SQLITE_(?:BUSY|LOCKED)/i.test(error);
+}
+
+const IN_A_ROW = / \((\d+) tries in a row\)$/;
+
+/**
+ * The error to record for a store whose read failed with `message`, after a last read that
+ * failed with `before`: a lock met again is counted ("database is locked (3 tries in a row)"),
+ * so its retry waits longer each time ({@link retryAfterMs}).
+ */
+export function lockedAgain(message: string, before: string | null | undefined): string {
+  if (!isLockedError(message) || !before || !isLockedError(before)) return message;
+  const n = Number(IN_A_ROW.exec(before)?.[1] ?? 1) + 1;
+  return `${message.replace(IN_A_ROW, "")} (${n} tries in a row)`;
+}
+
+/**
+ * How long after a failed read (its recorded `error`) the store is read again: a lock met
+ * {@link RETRY_LOCKED_MS}, doubled for each try in a row that met it again, up to
+ * {@link RETRY_FAILED_MS}; any other failure (a damaged or unreadable file) a minute.
+ */
+export function retryAfterMs(error: string): number {
+  if (!isLockedError(error)) return RETRY_FAILED_MS;
+  const n = Number(IN_A_ROW.exec(error)?.[1] ?? 1);
+  return Math.min(RETRY_FAILED_MS, RETRY_LOCKED_MS * 2 ** Math.min(n - 1, 10));
+}
 
 /** One `sources` row as the stat pass reads it. */
 export type StaleRow = ReturnType<typeof Q.staleCheckSources.all>[number];
@@ -96,6 +138,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   let failed = 0;
   let retry = 0;
   let failedSince = 0;
+  const locked: Staleness["locked"] = [];
   let gone = 0;
   const now = Date.now();
   for (const r of rows) {
@@ -103,7 +146,8 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     if (r.error) { // retried by a full run, not on every search
       failed++;
       const at = r.indexed_at ?? 0;
-      if (now - at > RETRY_FAILED_MS) retry++;
+      if (now - at > retryAfterMs(r.error)) retry++;
+      if (isLockedError(r.error)) locked.push({ harness: r.harness, error: r.error });
       if (!failedSince || at < failedSince) failedSince = at;
       continue;
     }
@@ -170,6 +214,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     failed,
     retry,
     failedSince,
+    locked,
     present,
     gone,
     ms: performance.now() - t0,

@@ -34,7 +34,7 @@ import {
 import { questionInstead } from "../cli/question.ts";
 import { howCmd } from "../cli/cmd_how.ts";
 import { oneLineForAgent } from "./_fit.ts";
-import { freshen, refreshOff } from "../fresh/freshen.ts";
+import { freshen, lockedLine, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg, sameFolder } from "../project_path.ts";
@@ -72,8 +72,10 @@ export const RUNNING_MS = 15 * 60_000;
 export function runningHere(store: Store, ctx: CallContext): Set<number> {
   if (ctx.since === undefined) return new Set();
   // A store that keeps whole seconds (Crush) stamps a turn written as the server started a
-  // little before it (trial 69).
-  const from = ctx.since - RUNNING_SLACK_MS;
+  // little before it (trial 69): the second the server started counts, no earlier one (trial
+  // 119 F3: a conversation begun a second before the server, 2 s of slack, counted as begun
+  // since it started, so it stayed "running now" after a newer one began).
+  const from = Math.floor(ctx.since / 1000) * 1000;
   const since = Math.max(from, (ctx.now ?? Date.now()) - RUNNING_MS);
   /** Per root session written to: when it started, when it was last written. */
   const roots = new Map<number, { started: number | null; updated: number }>();
@@ -104,9 +106,6 @@ export function runningHere(store: Store, ctx: CallContext): Set<number> {
   // The conversations and their subagents, all left out.
   return new Set(Q.withChildren.all(store, { ids: JSON.stringify(picks) }).map((r) => r.id));
 }
-
-/** How much earlier than the server's start a turn of the calling conversation may be stamped. */
-const RUNNING_SLACK_MS = 2_000;
 
 /** A text answer. */
 export function answer(text: string): ToolResult {
@@ -152,7 +151,10 @@ export async function callDeja(
       ? undefined
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
     if (fresh?.state === "no_index" && fresh.background) return answer(BUILDING);
-    const note = fresh?.state === "catching_up"
+    // A store met locked a moment ago (trial 119 F1: "Nothing in past sessions matches", no hint).
+    const note = fresh?.locked
+      ? `\n\n(deja: ${lockedLine(fresh.locked)}; ask again shortly.)`
+      : fresh?.state === "catching_up"
       ? `\n\n(deja's index is catching up: ${fresh.pending} ${fresh.reread ? "" : "changed "}${
         fresh.pending === 1 ? "store is" : "stores are"
       } being read${

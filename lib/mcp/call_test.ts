@@ -1049,6 +1049,43 @@ Deno.test("conversations begun in the folder since the server started are no his
   }
 });
 
+// Trial 119 F3: a conversation begun a second before the server started counted as begun since
+// (2 s of slack), so it stayed "running now" after a newer conversation began.
+Deno.test("a conversation begun before the server's second is history once a newer one begins", async () => {
+  const early: SessionSpec = {
+    id: "7171000d-0000-4000-8000-00000000000d",
+    cwd: "/w/fig",
+    start: "2026-12-06T08:58:59Z", // its first turn a minute later: 08:59:59
+    turns: [{ user: "plan the lanternfish routing" }, { say: "Planned the lanternfish routing." }],
+  };
+  const newer: SessionSpec = {
+    id: "7171000e-0000-4000-8000-00000000000e",
+    cwd: "/w/fig",
+    start: "2026-12-06T09:00:00Z", // its first turn at 09:01:00
+    turns: [{ user: "the lanternfish colours" }, { say: "Coloured." }],
+  };
+  const ix = await indexSessions([early, newer]);
+  try {
+    const now = Date.parse("2026-12-06T09:03:00Z");
+    const run = (since: number) =>
+      callDeja({ mode: "recall", query: "lanternfish" }, {
+        env: ix.env,
+        cwd: "/w/fig",
+        log: () => {},
+        now,
+        since,
+      });
+    const r = text(await run(Date.parse("2026-12-06T09:00:00.200Z")));
+    assert(r.includes("7171000d") && !r.includes("7171000e"), r);
+    // A store of whole seconds stamps a conversation begun as the server started (09:01:00.700)
+    // at that second: it is still the one running now (trial 69).
+    const crush = text(await run(Date.parse("2026-12-06T09:01:00.700Z")));
+    assert(crush.includes("7171000d") && !crush.includes("7171000e"), crush);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("recall marks a session holding the words only across its events, as the CLI does (trial 109 F2)", async () => {
   const ix = await indexSessions([
     {
