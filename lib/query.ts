@@ -26,6 +26,8 @@ export interface QueryTerm {
   quoted: boolean;
   /** Of `not`: the word typed just before it, a stop word too (`did` of `did not`). */
   after?: string;
+  /** A word typed with a trailing `*` (`worktre*`): the start of words, never a typo. */
+  prefix?: boolean;
 }
 
 /** A parsed query. */
@@ -157,6 +159,8 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
       const prev = parts.at(-1);
       if (toks.length === 1 && toks[0] === "not" && prev && !prev.quoted) {
         parts.push({ tokens: toks, quoted: false, after: prev.tokens.at(-1) });
+      } else if (toks.length === 1 && /^[^*]*\p{L}\*+$/u.test(word)) {
+        parts.push({ tokens: toks, quoted: false, prefix: true });
       } else if (toks.length) parts.push({ tokens: toks, quoted: false });
       else if (word) unsearchable.push(word);
     }

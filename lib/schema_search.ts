@@ -139,6 +139,15 @@ export const SEARCH_Q = {
     `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT 500`,
     ["low", "high"],
   ),
+  /**
+   * Terms of the text index in [low, high) (a prefix range of FTS5's own term list, which
+   * holds every indexed word, also those `vocab` leaves out: lib/prepare.ts `vocabText`). A
+   * range scan of the index's terms (fts5vocab takes the bounds), not a scan of all of them.
+   */
+  termRange: query<{ low: string; high: string }, Term>(
+    `SELECT term FROM events_vocab WHERE term >= ? AND term < ? LIMIT 500`,
+    ["low", "high"],
+  ),
   /** Close-spelling candidates: length in [min, max], first or second character as given. */
   vocabNear: query<{ min: number; max: number; first: string; second: string }, Term>(
     `SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?

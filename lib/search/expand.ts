@@ -133,13 +133,15 @@ const normStem = (s: string) => s.replace(/y$/, "i");
  * True when the history holds `word` somewhere: in an event, in a title, in another form
  * (`lose` where sessions say `loses`), or as a part of a name written joined (`spinner` of
  * `<CircleSpinner />`, `balancer` of `LoadBalancer`: trial 23 was told both were "in no
- * session"; {@link fragmentHolders}). What "in no session" means wherever deja says so
+ * session"; {@link fragmentHolders}), or the start of an indexed word (`confirmati` of
+ * `confirmation` deep in a tool result: {@link completions}; trial 121 H1). What "in no session" means wherever deja says so
  * (`deja search`'s absent words, `ctx`'s refusal).
  */
 export function heldAnywhere(stats: TermStats, word: string): boolean {
   return stats.docs(word) > 0 || stats.inTitle(word) ||
     wordForms(stats, word).some((v) => v !== word) ||
-    (word.length >= 4 && /^[a-z]+$/.test(word) && fragmentHolders(stats, word).length > 0);
+    (word.length >= 4 && /^[a-z]+$/.test(word) &&
+      (fragmentHolders(stats, word).length > 0 || completions(stats, word).length > 0));
 }
 
 /**
@@ -192,6 +194,9 @@ function bases(word: string): string[] {
   return out.filter((x) => x.length >= 3 && x !== word && inflections(x).includes(word));
 }
 
+/** The endings of an adjective made with `-able`/`-ible` and of its nouns, after the stem. */
+const ABLE = /^[ai]b(?:le|les|ly|ility|ilities)$/;
+
 function findForms(stats: TermStats, word: string): string[] {
   if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
   const raw = stemmer(word);
@@ -199,9 +204,16 @@ function findForms(stats: TermStats, word: string): string[] {
   // Nor is a verb made with `-ize` (`authorize`, `normalize`, `tokenize`) the word it was made
   // from, which the stemmer leaves: its forms keep the `-iz`/`-is` (`authorization`, not
   // `author`, `authority`: trial 118 F4 listed sessions holding only "Co-Authored-By").
+  // So with the adjectives made with `-able`/`-ible` and their nouns (`responsibility`,
+  // `accountable`, `resumable`): their forms keep the `-ab`/`-ib` (`responsible`, not
+  // `response`), and a word without it takes none that has it (`account` is no
+  // `accountability`: trial 121 H3 listed sessions holding only "response", "account").
   const made = /^i[zs](?:e|es|ed|ing|ation|ations)$/.test(word.slice(raw.length))
     ? [raw + "iz", raw + "is"]
+    : ABLE.test(word.slice(raw.length))
+    ? [raw + word[raw.length] + "b"]
     : undefined;
+  const able = (w: string) => ABLE.test(w.slice(raw.length)) && w.startsWith(raw);
   const s = normStem(raw);
   // A word's regular inflections and bases are its forms whatever the stemmer makes of them.
   // Only a base the history holds lends its other inflections (`rolled`: `rol` is none, so no
@@ -222,7 +234,7 @@ function findForms(stats: TermStats, word: string): string[] {
   const same = [...cands].filter((w) =>
     w === word || irregular.has(w) || (regular.has(w) && stats.docs(w) > 0) ||
     (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)) &&
-      (!made || made.some((m) => w.startsWith(m))))
+      (made ? made.some((m) => w.startsWith(m)) : !able(w)))
   );
   return byUse(stats.count, same, MAX_ALTS);
 }
@@ -320,8 +332,11 @@ export function spellings(stats: TermStats, word: string, short: boolean): strin
   // Two edits away, a word that starts otherwise is another word, not its typo (trial 57:
   // `keyerror` was read as `seterror`): people rarely mistype a first letter, and two edits
   // there remake a word's first part.
+  // Nor is a word two edits away at its end its typo: that is another word of the same start
+  // (trial 121 H2: `multiplexe` was read as `multiple`, `changelo` as `changes`).
   const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count)
-    .filter((w) => w[0] === word[0] || distance(word, w, 1) <= 1);
+    .filter((w) => w[0] === word[0] || distance(word, w, 1) <= 1)
+    .filter((w) => distance(word, w, 1) <= 1 || sharedStart(word, w) < word.length - 2);
   if (short) return close.filter((w) => swapped(word, w) || dropped(word, w));
   // Where nothing is one edit away, a typo in a form the history does not hold is read in the
   // forms it does (`crahsing`: `crash`, `crashes`, not `causing`, two edits away).
@@ -330,6 +345,13 @@ export function spellings(stats: TermStats, word: string, short: boolean): strin
     if (formed.length) return formed;
   }
   return close;
+}
+
+/** How many first letters `a` and `b` share. */
+function sharedStart(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** Endings a typo's stem is read without ({@link formSpellings}), longest first. */
@@ -370,8 +392,22 @@ function typoFirst(
 ): boolean {
   if (word.length < 4 || hasDigits(word) || stats.docs(word) || !list.length) return false;
   if (!ABLATE.english && isEnglish(word)) return false;
+  if (t.prefix || pieceOf(word, list)) return false;
   const fix = spellings(stats, word, word.length <= SHORT && !anchored(stats, terms, t))[0];
   return fix !== undefined && stats.docs(fix) > Math.max(...list.map((w) => stats.docs(w)));
+}
+
+/** A piece this long of a longer word is read as that word, never as a typo of another. */
+const PIECE = 6;
+
+/**
+ * True when `word` ({@link PIECE}+ letters) is the start of a longer word of `list`, or
+ * inside one: a piece of that word, not a typo of one spelt close
+ * (trial 121 H2: `postgre` was read as `posture` beside `postgres`, `confirmat` as
+ * `configmap`, `propriate` as `propagate`).
+ */
+function pieceOf(word: string, list: readonly string[]): boolean {
+  return word.length >= PIECE && list.some((w) => w.length > word.length && w.includes(word));
 }
 
 /**
@@ -485,7 +521,9 @@ function fragmentHolders(stats: TermStats, word: string): string[] {
     // `authentication`, not `sing` of `single`).
     const dictionary = !ABLATE.fragmentWords && isEnglish(tok);
     if (tok.startsWith(word)) return !dictionary || !isEnglish(word);
-    if (dictionary) return false;
+    // A piece of {@link INSIDE}+ letters that is no word itself is read inside one too
+    // (`propriate` of `appropriate`, trial 121 H2: it was read as `propagate`).
+    if (dictionary) return word.length >= INSIDE && !isEnglish(word);
     // Written without spaces, a CJK word is inside a token anywhere (trial 30: `配置文件` in
     // `我们修复了配置文件的错误` was not found).
     if (word.length >= INSIDE || isCjk(word)) return true;
@@ -699,6 +737,15 @@ export function expand(
       if (literal) {
         list = word && isCjk(word) ? [word, ...fragmentHolders(stats, word)] : [word ?? ""];
       }
+    } else if (t.prefix && !literal) {
+      // A trailing `*` asks for the words it starts, never a close spelling nor a word form
+      // (trial 121 H2: `confirmat*` was read as `configmap`): at the substring tier those the
+      // vocabulary holds, at the close tier any the text index does.
+      list = tier === "substring"
+        ? fragmentHolders(stats, word).filter((w) => w.startsWith(word))
+        : tier === "close"
+        ? completions(stats, word)
+        : [];
     } else if (tier === "substring") {
       // A word the history holds is read inside longer words only alone: beside another
       // word, in its own forms only (`leak` in `leaks`; trial 25: `touch redis` read `redis`
@@ -740,7 +787,9 @@ export function expand(
       // A short word alone is read only as swapped or dropped letters; beside other misspelt
       // words each is corrected on its own and the corrections must meet (`confirm` below).
       const short = tiny || (word.length <= SHORT && terms.length === 1);
-      const picked = spellings(stats, word, short);
+      // A longer word cut short is the words it starts, no typo of another (`completel`:
+      // `completely`, not `completed` first; trial 121 H2).
+      const picked = pieceOf(word, cut) ? [] : spellings(stats, word, short);
       // The corrected word's forms too: `crashng` -> `crashing` where a session says `crashes`
       // (a spelling fix and a word-form fix combine); a word only a title spells is corrected
       // to the forms the events hold (`crashing` titles a session whose events say `crash`).

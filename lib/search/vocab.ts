@@ -255,11 +255,29 @@ export function isCjk(word: string): boolean {
 
 const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
 
-/** Tokens of the vocabulary that start with `prefix`. */
+/** Shortest prefix also looked up in the text index's own term list ({@link withPrefix}). */
+export const TERM_PREFIX = 4;
+
+/**
+ * Tokens that start with `prefix`: of the vocabulary and, for a prefix of {@link TERM_PREFIX}+
+ * characters, of the text index's own term list, which holds every indexed word — `vocab` reads
+ * only the head of a long tool result (lib/prepare.ts `vocabText`), so a word first written
+ * deep in one was no completion (trial 121 H1: `worktre` found nothing, `worktree` two
+ * sessions). A range of the term list: a prefix that long spans few terms.
+ */
 export function withPrefix(store: Store, prefix: string): string[] {
-  const rows = Q.vocabRange.all(store, { low: prefix, high: prefix + "\uffff" });
-  return rows.map((r) => r.term);
+  const range = { low: prefix, high: prefix + "\uffff" };
+  const out = new Set(Q.vocabRange.all(store, range).map((r) => r.term));
+  if (prefix.length >= TERM_PREFIX) {
+    for (const r of Q.termRange.all(store, range)) {
+      out.add(r.term);
+    }
+  }
+  return [...out];
 }
+
+/** Shortest word whose close spellings are also looked for in the text index's term list. */
+const TYPO_RANGE = 6;
 
 /**
  * Tokens within `maxDist` edits (Damerau-Levenshtein: insert, delete, replace,
@@ -279,9 +297,17 @@ export function near(
     first: word[0],
     second: word[1] ?? word[0],
   });
+  // A word written only deep in a long tool result is in the text index's term list, not in
+  // `vocab` (lib/prepare.ts `vocabText`): those sharing the word's first letters are candidates
+  // too, a range of that list (trial 121 H1: `confirmaton`, `notifcation` found nothing).
+  const terms = new Set(rows.map((r) => r.term));
+  if (word.length >= TYPO_RANGE) {
+    const low = word.slice(0, TERM_PREFIX);
+    for (const r of Q.termRange.all(store, { low, high: low + "\uffff" })) terms.add(r.term);
+  }
   const found: Array<[string, number]> = [];
-  for (const { term } of rows) {
-    if (term === word) continue;
+  for (const term of terms) {
+    if (term === word || Math.abs(term.length - word.length) > maxDist) continue;
     const d = distance(word, term, maxDist);
     if (d <= maxDist) found.push([term, d]);
   }
