@@ -239,7 +239,8 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) {
           // The user's own entry under deja's name, which install keeps (wire.ts `installMcp`).
-          if (mcpValue(o, mcp.key) === undefined) return { state: "not_wired" };
+          // A null is no entry (trial 121 L3: "the MCP entry there is yours"); install replaces it.
+          if ((mcpValue(o, mcp.key) ?? null) === null) return { state: "not_wired" };
           return {
             state: "not_wired",
             detail: `an entry deja did not write is there (${mcp.key.join(".")})`,

@@ -151,6 +151,12 @@ function installMcp(
     writtenByDeja(old, entry, ctx.launcher)
   ) return { kept: "turned off by you; --force turns it back on" };
   if (old === undefined || writtenByDeja(old, entry, ctx.launcher)) return setMcp(o, key, entry);
+  // A null is no server (trial 121 L3: "kept … not written by deja"): deja's takes its place,
+  // recorded as a value `--force` replaced, so that uninstall puts the null back.
+  if (old === null) {
+    remember(ctx, path, key, old);
+    return setMcp(o, key, entry, true);
+  }
   if (!ctx.force) return editedEntry(ctx, path, key, old) ? { kept: EDITED_MCP } : "kept";
   remember(ctx, path, key, old);
   setMcp(o, key, entry, true);
