@@ -478,3 +478,19 @@ Deno.test("doctor exits 1 when a target will not run (Codex's hooks not approved
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("uninstall --auto counts the targets that held nothing of deja's instead of listing them (trial 121 L5)", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("codex-auto")]);
+    const r = await runMain(w.env, ["uninstall", "--auto"]);
+    assertEquals(r.code, 0, r.err);
+    const lines = r.out.split("\n");
+    // What was there is listed; no target is listed only as absent.
+    assert(lines.some((l) => /^removed\s+codex-auto/.test(l)), r.out);
+    assertEquals(lines.filter((l) => /^absent\s+\S+-auto/.test(l)), [], r.out);
+    assertStringIncludes(r.out, "absent: nothing of deja's in ");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
