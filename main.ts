@@ -408,10 +408,23 @@ async function help(io: IO, rest: string[]): Promise<number> {
     return 0;
   }
   const near = (await import("./lib/cli/suggest.ts")).suggestCommand(rest[0], TYPED_NAMES);
+  // Words after `help` that name no command are likely a prompt typed back (`deja help me debug
+  // why …`, trial 121 M5: "no command 'me debug why …'", its options folded into the name, and no
+  // word of how to search it): the search they make is hinted, `help` being the prompt's first
+  // word; options typed after the words go with it.
+  const dash = rest.findIndex((a) => a.startsWith("-"));
+  const words = dash < 0 ? rest : rest.slice(0, dash);
+  const opts = dash < 0 ? [] : rest.slice(dash);
+  const { searchLine } = await import("./lib/cli/question.ts");
+  const search = (near || entry) && words.length === 1 || !words.length
+    ? ""
+    : `\nhint: to search these words: ${searchLine(["help", ...words], opts)}`;
   io.err(
-    `deja: no command '${rest.join(" ")}'${
-      near ? `; did you mean '${near}'?` : ""
-    }\nhint: 'deja help' lists the commands\n`,
+    `${
+      entry
+        ? `deja: help takes one command: deja help ${entry.name}`
+        : `deja: no command '${rest[0]}'${near ? `; did you mean '${near}'?` : ""}`
+    }\nhint: 'deja help' lists the commands${search}\n`,
   );
   return 2;
 }

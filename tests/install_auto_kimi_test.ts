@@ -257,3 +257,28 @@ Deno.test("Hermes's pre_llm_call event gets {context} with the prompt read from 
     ix.cleanup();
   }
 });
+
+Deno.test("kimi-auto: a timeout above Kimi Code's 600 s is a broken entry for doctor, and install sets deja's (trial 121 M3)", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".kimi-code", "config.toml");
+    installTargets(w.env, w.self, [t("kimi-auto")]);
+    const ours = read(path);
+    write(path, ours.replaceAll("timeout = 10", "timeout = 900"));
+    const st = targetStatus(w.env, t("kimi-auto"));
+    assertEquals(st.state, "broken_entry");
+    assertStringIncludes(JSON.stringify(st), "outside the 1-600 s the harness accepts");
+    // Install keeps no timeout the harness refuses: deja's goes back, and is said.
+    const rep = installTargets(w.env, w.self, [t("kimi-auto")]);
+    assertEquals(read(path), ours);
+    assertStringIncludes(JSON.stringify(rep.outcomes), "above the 600 s the harness accepts");
+    assertEquals(targetStatus(w.env, t("kimi-auto")).state, "wired");
+    // One within the range stays the user's.
+    write(path, ours.replaceAll("timeout = 10", "timeout = 45"));
+    installTargets(w.env, w.self, [t("kimi-auto")]);
+    assertStringIncludes(read(path), "timeout = 45");
+    assertEquals(targetStatus(w.env, t("kimi-auto")).state, "wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

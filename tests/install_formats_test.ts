@@ -14,6 +14,7 @@ import { targetStatus } from "../lib/install/doctor.ts";
 import { inPackageCache, launcherPath } from "../lib/install/launcher.ts";
 import { FormatError, parseConfig } from "../lib/install/formats.ts";
 import { dialectFor } from "../lib/hooks/dialect.ts";
+import { runMain } from "./_cli_io.ts";
 
 Deno.test("codex: [mcp_servers.deja] joins a commented config.toml; comments and servers kept", () => {
   const w = world();
@@ -458,6 +459,37 @@ Deno.test("install and uninstall keep a hard-linked config linked", () => {
     uninstallTargets(w.env, [t("claude-auto")]);
     assertEquals(statSync(path).ino, statSync(dot).ino);
     assert(!read(dot).includes("hook-context"), read(dot));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor exits 1 when a target will not run (Codex's hooks not approved), naming it (trial 121 L6)", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("codex-auto")]);
+    assertEquals(targetStatus(w.env, t("codex-auto")).state, "will_not_run");
+    const r = await runMain(w.env, ["doctor"]);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(r.err, "codex-auto (will not run)");
+    const doc = JSON.parse((await runMain(w.env, ["doctor", "--json"])).out);
+    assertStringIncludes(JSON.stringify(doc.problems), "codex-auto (will not run)");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("uninstall --auto counts the targets that held nothing of deja's instead of listing them (trial 121 L5)", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("codex-auto")]);
+    const r = await runMain(w.env, ["uninstall", "--auto"]);
+    assertEquals(r.code, 0, r.err);
+    const lines = r.out.split("\n");
+    // What was there is listed; no target is listed only as absent.
+    assert(lines.some((l) => /^removed\s+codex-auto/.test(l)), r.out);
+    assertEquals(lines.filter((l) => /^absent\s+\S+-auto/.test(l)), [], r.out);
+    assertStringIncludes(r.out, "absent: nothing of deja's in ");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

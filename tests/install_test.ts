@@ -886,3 +886,23 @@ Deno.test("uninstall says it restored the user's file that --force replaced, not
   );
   assertEquals(readFileSync(cmd, "utf8"), "my own deja command\n");
 });
+
+Deno.test("a null MCP entry under deja's name is no entry: install writes deja's, doctor says not wired, uninstall puts the null back (trial 121 L3)", () => {
+  const w = world();
+  const path = join(w.home, ".claude.json");
+  const original =
+    '{\n  "numStartups": 3,\n  "mcpServers": { "deja": null, "other": {"command": "x"} }\n}\n';
+  write(path, original);
+  const before = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
+  assertEquals([before.state, before.theirs, before.detail], ["not_wired", undefined, undefined]);
+  const rep = installTargets(w.env, w.self, [t("claude-code")]);
+  const mcp = rep.outcomes[0].changes.find((c) => c.path === path)!;
+  assert(mcp.action !== "kept", JSON.stringify(mcp));
+  const servers = json(path).mcpServers as Record<string, { command?: string }>;
+  assertEquals(servers.deja?.command, launcherPath(w.env));
+  assertEquals(servers.other, { command: "x" });
+  const now = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
+  assertEquals(now.state, "wired");
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(readFileSync(path, "utf8"), original);
+});

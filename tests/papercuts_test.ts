@@ -314,3 +314,29 @@ Deno.test("deja alone is a usage error on stderr; help --help and help help are 
   assertEquals(col("help"), col("uninstall"));
   assertEquals(col("hook-tool-after"), col("hook-context"));
 });
+
+Deno.test("help followed by words that name no command hints their search (trial 121 M5)", async () => {
+  const r = await run(["help", "me", "debug", "why", "the", "labels", "--limit", "2"]);
+  assertEquals([r.code, r.out], [2, ""]);
+  // The command named is the first word; the options are no part of it.
+  assertStringIncludes(r.err, "deja: no command 'me'\n");
+  assertStringIncludes(
+    r.err,
+    "hint: to search these words: deja search --limit 2 help me debug why the labels\n",
+  );
+  // A mistyped command alone is still only that; a command with more words is no search.
+  assert(!(await run(["help", "shwo"])).err.includes("deja search"));
+  const extra = await run(["help", "show", "--json"]);
+  assertEquals(extra.code, 2);
+  assertStringIncludes(extra.err, "help takes one command: deja help show");
+  assert(!extra.err.includes("deja search"), extra.err);
+});
+
+Deno.test("search's usage line names every option its help lists (trial 121 L7: --from)", async () => {
+  const h = (await run(["search", "--help"])).out;
+  const usage = h.split("\n")[0];
+  const opts = [...h.matchAll(/^ {2}(?:-., | {4})--([a-z-]+)/gm)].map((m) => m[1])
+    .filter((o) => o !== "help" && o !== "no-refresh");
+  assert(opts.includes("from"), h);
+  assertEquals(opts.filter((o) => !usage.includes(`--${o}`)), []);
+});

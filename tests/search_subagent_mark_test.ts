@@ -59,3 +59,35 @@ Deno.test("a subagent's lines under its parent name the subagent and their time,
     ix.cleanup();
   }
 });
+
+Deno.test("a subagent whose parent is not indexed is said to be one, in text and --json (trial 121 M2)", async () => {
+  const ix = await memIndex([
+    {
+      id: "f328310d-orphan-child",
+      parent: "f328310d-gone-parent",
+      at: AT,
+      events: [["user", "list every minidata timeline script"]],
+    },
+    { id: "a-plain-0003", at: AT, events: [["user", "minidata export for the tracker"]] },
+  ]);
+  try {
+    const text = await runMain(ix.env, ["search", "minidata"]);
+    assertEquals(text.code, 0, text.err);
+    const heads = text.out.split("\n").filter((l) => /^\S/.test(l));
+    assertEquals(heads.length, 2, text.out);
+    const orphan = heads.find((l) => l.startsWith("f328"));
+    assert(orphan, text.out);
+    assertStringIncludes(orphan, "subagent of f328310d-gone-parent (not indexed)");
+    assert(!heads.find((l) => l.startsWith("a-pl"))!.includes("subagent"), text.out);
+    const json = JSON.parse((await runMain(ix.env, ["search", "--json", "minidata"])).out);
+    const byId = Object.fromEntries(
+      json.results.map((r: { id: string; parent: string | null }) => [r.id, r.parent]),
+    );
+    assertEquals(byId, {
+      "f328310d-orphan-child": "f328310d-gone-parent",
+      "a-plain-0003": null,
+    });
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -7,7 +7,7 @@
  */
 import type { Args } from "./common.ts";
 import { colors } from "./common.ts";
-import { tilde } from "../../core/text.ts";
+import { plural, tilde } from "../../core/text.ts";
 import type { Env } from "../../core/model.ts";
 import type { IO } from "../../core/runtime.ts";
 import { inPackageCache } from "../install/launcher.ts";
@@ -137,8 +137,14 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       ? c.red(word(act).padEnd(width))
       : c.dim(word(act).padEnd(width));
   const lines: string[] = r.dryRun ? [c.bold("dry run: nothing was written")] : [];
+  // Uninstalling several targets, those that held nothing of deja's are counted, not listed a line
+  // a file each (trial 121 L5: `uninstall --auto` listed every -auto target of harnesses never
+  // installed as `absent`).
+  const bare = !install && r.outcomes.length > 1
+    ? r.outcomes.filter((o) => !o.refused && o.changes.every((ch) => ch.action === "absent"))
+    : [];
   for (const o of r.outcomes) {
-    if (o.refused) continue; // said on stderr
+    if (o.refused || bare.includes(o)) continue; // a refusal is said on stderr
     for (const ch of o.changes) {
       lines.push(
         `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tilde(ch.path, home)}${
@@ -177,6 +183,8 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       lines.push("unchanged: everything was already in place");
     } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
       lines.push("unchanged: nothing of deja's was there");
+    } else if (bare.length) {
+      lines.push(c.dim(`absent: nothing of deja's in ${plural(bare.length, "other target")}`));
     }
   }
   // Said once: where the copies of the user's configs are (trial 102 F9: written silently,

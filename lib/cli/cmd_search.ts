@@ -71,8 +71,8 @@ const ROLES: Record<string, string[]> = {
 
 export const searchCmd: CommandSpec = {
   refresh: true,
-  usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
-    "[--role <kind>] [--session <id>] [--model <text>] [--re] [--junk] [--limit N] [--json]",
+  usage: "search <query...> [--harness <id>] [--project <text>] [--from <name|local>] " +
+    "[--since <30d|date>] [--role <kind>] [--session <id>] [--model <text>] [--re] [--junk] [--limit N] [--json]",
   options: {
     ...FILTER_OPTIONS,
     ...SINCE_OPTION,

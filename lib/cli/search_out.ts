@@ -25,7 +25,7 @@ import {
   searchCommand,
   symbolHint,
 } from "./_search_notes.ts";
-import { acrossEvents, subagentMark } from "./search_words.ts";
+import { acrossEvents, orphanMark, subagentMark } from "./search_words.ts";
 
 /** The note id of snippet `s` of result `r`, when it is a note. */
 function noteOf(d: SearchData, r: { id: string }, s: { seq: number }): string | undefined {
@@ -155,6 +155,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
         : "",
       r.gaveUp ? c.yellow("gave up") : "",
       r.throwaway ? c.yellow("throwaway") : "",
+      r.parent ? c.dim(orphanMark(r.parent)) : "", // as `deja show` says (trial 121 M2)
       // Beside results inside the window the time words name: each one outside it, marked.
       inWindow && outsideWindow(res, r) ? c.dim(`not ${res.time!.words}`) : "",
       r.copies?.length
@@ -324,6 +325,8 @@ function jsonOf(
       harness: r.harness,
       id: r.id,
       short_id: ref(r),
+      // The parent the store records for a subagent listed on its own (trial 121 M2: absent).
+      parent: r.parent,
       origin: r.origin,
       project: r.project,
       title: r.title,

@@ -50,6 +50,21 @@ export function subagentMark(
   return `subagent ${ref(s.session)}${s.time ? `, ${localTime(s.time)}` : ""}`;
 }
 
+/**
+ * What a hit that is itself a subagent says of its parent: a search files a subagent's hits under
+ * its parent when the parent is indexed (lib/search/sessions.ts `root`), so a subagent listed on
+ * its own has a parent the index does not hold, named as `deja show` names it: `subagent of <id>
+ * (not indexed)`, or `a subagent; its store records no parent` (trial 121 M2: such a hit was
+ * listed as a top-level session, under a short id that is its parent's id's prefix). "" for a
+ * session that is no subagent.
+ */
+export function orphanMark(parent: string | null): string {
+  if (!parent) return "";
+  return /(?:^|:)unknown$/.test(parent)
+    ? "a subagent; its store records no parent"
+    : `subagent of ${parent} (not indexed)`;
+}
+
 /** Words of a query no event holds, and what the query finds without them. */
 export interface Absent {
   words: string[];

@@ -239,7 +239,8 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) {
           // The user's own entry under deja's name, which install keeps (wire.ts `installMcp`).
-          if (mcpValue(o, mcp.key) === undefined) return { state: "not_wired" };
+          // A null is no entry (trial 121 L3: "the MCP entry there is yours"); install replaces it.
+          if ((mcpValue(o, mcp.key) ?? null) === null) return { state: "not_wired" };
           return {
             state: "not_wired",
             detail: `an entry deja did not write is there (${mcp.key.join(".")})`,
@@ -346,7 +347,18 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         // A timeout below what a hook may take (trial 102 F2: 10 s lowered to 3, 10000 ms to
         // 500): the harness stops a slow answer, which then says nothing.
         const sub = dejaSubcommand(h.command);
-        if (sub && HOOK_NAMES.has(sub) && typeof h.timeout === "number") {
+        const u = auto.timeout_unit === "ms" ? " ms" : " s";
+        // One out of the range the harness's schema accepts (Kimi Code: 1-600 s) makes it refuse
+        // the entry (trial 121 M3: 900 s was "wired"); install never writes nor keeps one.
+        if (
+          sub && typeof h.timeout === "number" && auto.timeout_max !== undefined &&
+          (h.timeout < 1 || h.timeout > auto.timeout_max)
+        ) {
+          broken.push(
+            `${h.event} ${sub} has timeout ${h.timeout}${u}, outside the 1-${auto.timeout_max}${u} ` +
+              `the harness accepts, which refuses it (deja install ${auto.target} sets deja's)`,
+          );
+        } else if (sub && HOOK_NAMES.has(sub) && typeof h.timeout === "number") {
           const ms = auto.timeout_unit === "ms" ? h.timeout : h.timeout * 1000;
           if (ms < DEADLINE_MS) {
             low.push(`${h.event} ${h.timeout}${auto.timeout_unit === "ms" ? " ms" : " s"}`);

@@ -448,6 +448,11 @@ export function keptTimeout(
     own.force || typeof before !== "number" || !Number.isFinite(before) || before <= 0 ||
     typeof t !== "number" || before === t
   ) return item;
+  // One the harness refuses is not kept (trial 121 M3): deja's goes in its place, and is said.
+  if (own.timeoutMax !== undefined && before > own.timeoutMax) {
+    if (at) own.timeoutKept?.({ ...at, timeout: before, deja: t, refused: own.timeoutMax });
+    return item;
+  }
   if (at) own.timeoutKept?.({ ...at, timeout: before, deja: t });
   return { ...item, timeout: before };
 }
@@ -460,6 +465,8 @@ export interface TimeoutKept {
   timeout: number;
   /** The timeout deja writes. */
   deja: number;
+  /** Not kept: above this, the longest the harness accepts (`install.auto.timeout_max`). */
+  refused?: number;
 }
 
 /** How install treats hook entries that run deja but that deja did not write. */
@@ -469,6 +476,8 @@ export interface HookOwnership {
   replaced?: (r: HookReplaced) => void;
   /** Told of each timeout of the user's on deja's own entry that was kept ({@link keptTimeout}). */
   timeoutKept?: (t: TimeoutKept) => void;
+  /** The longest timeout the harness accepts: a longer one of the user's is not kept. */
+  timeoutMax?: number;
 }
 
 /**

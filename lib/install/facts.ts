@@ -108,6 +108,12 @@ export interface InstallFacts {
     /** `s` (default) or `ms` (Gemini CLI, Qwen Code). */
     timeout_unit?: "s" | "ms";
     /**
+     * The longest timeout the harness accepts, in `timeout_unit`, where its schema bounds it
+     * (Kimi Code: 1-600 s): a longer one is refused, so install never writes nor keeps one and
+     * `deja doctor` calls it a broken entry (trial 121 M3: 900 s was "wired").
+     */
+    timeout_max?: number;
+    /**
      * Top-level values the hooks need (Cursor's `{"version": 1}`, Gemini CLI's
      * `hooksConfig.enabled`): set when missing, removed again by uninstall once no
      * hook is left beside them.
@@ -330,6 +336,13 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
     ) {
       out.push(`${id}: install.auto.timeout_unit must be "s" or "ms"`);
     }
+    if (
+      auto.timeout_max !== undefined &&
+      (typeof auto.timeout_max !== "number" || !Number.isInteger(auto.timeout_max) ||
+        auto.timeout_max < 1)
+    ) {
+      out.push(`${id}: install.auto.timeout_max must be a whole number >= 1 (in timeout_unit)`);
+    }
     if (auto.trust_file !== undefined) {
       checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
     }
@@ -361,6 +374,8 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
         }
         if (typeof h.timeout !== "number" || !Number.isInteger(h.timeout) || h.timeout < 1) {
           out.push(`${w}.timeout must be a whole number >= 1 (in timeout_unit)`);
+        } else if (typeof auto.timeout_max === "number" && h.timeout > auto.timeout_max) {
+          out.push(`${w}.timeout is above install.auto.timeout_max`);
         }
       });
       checkRetired(id, auto.retired, auto.hooks, out);

@@ -151,6 +151,12 @@ function installMcp(
     writtenByDeja(old, entry, ctx.launcher)
   ) return { kept: "turned off by you; --force turns it back on" };
   if (old === undefined || writtenByDeja(old, entry, ctx.launcher)) return setMcp(o, key, entry);
+  // A null is no server (trial 121 L3: "kept … not written by deja"): deja's takes its place,
+  // recorded as a value `--force` replaced, so that uninstall puts the null back.
+  if (old === null) {
+    remember(ctx, path, key, old);
+    return setMcp(o, key, entry, true);
+  }
   if (!ctx.force) return editedEntry(ctx, path, key, old) ? { kept: EDITED_MCP } : "kept";
   remember(ctx, path, key, old);
   setMcp(o, key, entry, true);
@@ -294,6 +300,19 @@ function timeoutNote(kept: readonly TimeoutKept[], unit: "s" | "ms" = "s"): stri
     }; --force sets deja's`;
 }
 
+/**
+ * The note of timeouts of the user's on deja's hooks above the longest the harness accepts,
+ * set back to deja's: the harness refuses such an entry (trial 121 M3).
+ */
+function refusedNote(reset: readonly TimeoutKept[], unit: "s" | "ms" = "s"): string {
+  const u = unit === "ms" ? " ms" : " s";
+  const one = reset.length === 1;
+  const each = reset.map((t) => `${one ? "" : `${t.event} `}${t.timeout}${u}`).join(", ");
+  return `your timeout${one ? "" : "s"} on deja's ${one ? `${reset[0].event} hook` : "hooks"} (` +
+    `${each}) ${one ? "is" : "are"} above the ${reset[0].refused}${u} the harness accepts, ` +
+    `which refuses such an entry: set to deja's ${reset[0].deja}${u}`;
+}
+
 /** The note of what uninstall found but did not remove: deja did not write it. */
 export const NOT_DEJAS = "not deja's";
 
@@ -366,6 +385,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const own = {
             ...hookOwnership(ctx, hookPath),
             timeoutKept: (t: TimeoutKept) => void timeouts.push(t),
+            timeoutMax: hooks.timeout_max,
           };
           const kept = hooks.style === "list"
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
@@ -376,9 +396,15 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const set = setBase(o, hooks.base);
           // The user's timeout on deja's own entry stays theirs, and is said (trial 102 F2: 3 s
           // went back to 10 with only "updated").
-          const timed = timeouts.length ? timeoutNote(timeouts, hooks.timeout_unit) : undefined;
-          if (kept) return timed ? { kept: `${KEPT_HOOKS}; ${timed}` } : kept;
-          if (timed) return { kept: timed };
+          const yours = timeouts.filter((t) => t.refused === undefined);
+          const timed = yours.length ? timeoutNote(yours, hooks.timeout_unit) : undefined;
+          // One above what the harness accepts was set back to deja's (trial 121 M3).
+          const refused = timeouts.filter((t) => t.refused !== undefined);
+          const reset = refused.length ? refusedNote(refused, hooks.timeout_unit) : undefined;
+          const said = [timed, reset].filter(Boolean).join("; ");
+          if (kept) return said ? { kept: `${KEPT_HOOKS}; ${said}` } : kept;
+          if (timed) return { kept: said };
+          if (reset) return { note: reset };
           return set.length
             ? {
               note: `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
