@@ -532,6 +532,8 @@ Deno.test("a word the search reads as a typo is not said to be in no session", a
 
 // Trial 45: `docekr executable` listed sessions that say only `execution`, and named only
 // `docekr → docker`: the word held as typed was read in its forms beside the spelling fix.
+// (`executable` itself takes no `execution` since trial 121 H3: an -able word's forms keep
+// it; `deploy` and `deployment` show the same naming.)
 Deno.test("beside a spelling fix, a word read in its forms is named as such", async () => {
   const spec = (n: number, text: string): SessionSpec => ({
     ...S,
@@ -539,27 +541,27 @@ Deno.test("beside a spelling fix, a word read in its forms is named as such", as
     turns: [{ user: text }, { say: "Looked into it." }],
   });
   const ix = await indexSessions([
-    spec(1, "the docker executable is missing from the path"),
-    spec(2, "docker execution failed on the build box"),
+    spec(1, "the docker deploy is missing from the path"),
+    spec(2, "docker deployment failed on the build box"),
   ]);
   try {
-    const r = await runMain(ix.env, ["docekr", "executable", "--json"]);
+    const r = await runMain(ix.env, ["docekr", "deploy", "--json"]);
     assertEquals(r.code, 0, r.err);
     const json = JSON.parse(r.out);
     assertEquals(json.results.length, 2);
-    assertEquals(json.changes.map((c: { from: string }) => c.from), ["docekr", "executable"]);
-    const text = await runMain(ix.env, ["docekr", "executable"]);
+    assertEquals(json.changes.map((c: { from: string }) => c.from), ["docekr", "deploy"]);
+    const text = await runMain(ix.env, ["docekr", "deploy"]);
     assertStringIncludes(
       text.err + text.out,
-      "close spellings: docekr → docker; word forms: executable → ",
+      "close spellings: docekr → docker; word forms: deploy → ",
     );
   } finally {
     ix.cleanup();
   }
   // Every session listed holds it as typed: its forms are not news.
-  const held = await indexSessions([spec(1, "the docker executable is missing from the path")]);
+  const held = await indexSessions([spec(1, "the docker deploy is missing from the path")]);
   try {
-    const r = await runMain(held.env, ["docekr", "executable", "--json"]);
+    const r = await runMain(held.env, ["docekr", "deploy", "--json"]);
     assertEquals(JSON.parse(r.out).changes.map((c: { from: string }) => c.from), ["docekr"]);
   } finally {
     held.cleanup();
