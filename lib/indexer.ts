@@ -30,7 +30,7 @@ import type {
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REVISIONS } from "./version.ts";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
 import { emptySummary } from "./index_summary.ts";
@@ -137,7 +137,10 @@ export interface HarnessSummary {
   damaged?: string[];
   /** The remote whose mirror was read (absent: this machine's stores). */
   origin?: string;
-  /** Discovery reported a problem, so stores may be missing from `found`. */
+  /**
+   * Discovery reported a problem, so stores may be missing from `found` (not for a FIFO,
+   * socket or device itself, which is no store: see `passedOver`).
+   */
   discoveryFailed?: boolean;
 }
 
@@ -654,7 +657,7 @@ async function indexHarness(
       // A link to nothing or a FIFO is no store deja failed on: information, not an error.
       const list = isNotAStore(e) ? (sum.not_read ??= []) : sum.errors;
       if (!list.includes(line)) list.push(line);
-      sum.discoveryFailed = true;
+      if (!passedOver(path, e)) sum.discoveryFailed = true;
     },
   };
   let sources: SourceRef[];
@@ -860,6 +863,24 @@ interface Layout {
  * unknown (-2), so a store created, or named, while discovery ran is looked
  * for again by the next check.
  */
+/**
+ * Whether discovery's problem `e` at `path` is a FIFO, socket or device itself where a store
+ * would be: no store, said as "not read", and no sign that discovery missed any, so the
+ * harness's run stays complete and the next run with nothing changed is a no-op (trial 122
+ * F3: every `deja index` took the full way for one FIFO, and read the whole index first). It
+ * cannot become a store without its folder's mtime moving, which the stat pass watches. A
+ * link to one (its target may become a file unseen) or to nothing (it may have been a folder
+ * of stores) still marks the discovery incomplete.
+ */
+function passedOver(path: string, e: Error): boolean {
+  if ((e as { code?: string }).code !== "ENOTREG") return false;
+  try {
+    return !lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function rememberLayout(fresh: FreshMap, harness: string, l: Layout): void {
   const dirs = stampDirs([
     ...harnessDirs(l.roots, l.paths.map((path) => ({ path }))),

@@ -20,6 +20,8 @@ import type { IO } from "../core/runtime.ts";
 import { loadRegistry } from "./_registry.ts";
 import { materialize, parseOne, REPO, testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
+import { indexPath } from "../lib/store.ts";
+import { manifestUpToDate, selectedHarnesses } from "../lib/fresh/quick.ts";
 
 const byId = (id: string): Parser => parsers.find((p) => p.id === id)!;
 
@@ -79,13 +81,13 @@ for (const c of STORE_CASES) {
   });
 }
 
-function io(args: string[], env: Env, out: string[]): IO {
+function io(args: string[], env: Env, out: string[], err?: string[]): IO {
   return {
     args,
     env,
     cwd: "/",
     out: (t) => out.push(t),
-    err: () => {},
+    err: (t) => err?.push(t),
     isTTY: false,
     errTTY: false,
     readStdin: () => Promise.resolve(""),
@@ -121,6 +123,33 @@ Deno.test("deja index and deja sources note a FIFO named like a Claude session a
     );
     assertEquals([row.errors, row.last_error], [0, null]);
     assert(row.not_read.some((e: string) => e.includes(`${SESSION} is a FIFO`)), row.not_read);
+  } finally {
+    w.cleanup();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a FIFO already noted keeps the next deja index a no-op answered from the stat manifest", async () => {
+  const w = world("claude", `projects/-work-demo/${SESSION}`);
+  const home = tempDir("deja-special-home-");
+  try {
+    const vars = Object.fromEntries(
+      ["DEJA_CLAUDE_ROOT", "TZ"].map((k) => [k, w.env.get(k)!]),
+    );
+    const env = testEnv(home, { ...vars, DEJA_HOME: join(home, "deja") });
+    const first: string[] = [];
+    assertEquals(await main(io(["index", "--harness", "claude"], env, first, first)), 0);
+    assertStringIncludes(first.join(""), `${SESSION} is a FIFO`);
+    // Trial 122 F3: the FIFO's note sent every later run the full way, after a pass over the
+    // whole index ("0 sessions written", 1.3-2.1 s on a 352 MB index). Nothing changed: the
+    // stat manifest vouches for the index (no SQLite opened), and the run says up to date.
+    const path = indexPath(env);
+    const selected = selectedHarnesses(env, path, ["claude"]);
+    assert(selected && manifestUpToDate(env, path, selected), "the manifest vouches");
+    const again: string[] = [];
+    assertEquals(await main(io(["index", "--harness", "claude"], env, again, again)), 0);
+    assertStringIncludes(again.join(""), "up to date (");
+    assert(!again.join("").includes("written"), again.join(""));
   } finally {
     w.cleanup();
     rmSync(home, { recursive: true, force: true });
