@@ -138,8 +138,8 @@ export interface WalkOptions {
   skipDirs?: ReadonlySet<string>;
   /**
    * Called for a directory that could not be read (EACCES and the like), for
-   * a matching name that is a FIFO, socket or device (or a link to one), with
-   * a {@link NotRegularFileError}, and for a link to nothing (a
+   * a matching name that is a FIFO, socket, device or directory (or a link to one), with
+   * a {@link NotRegularFileError} (a directory is entered still), and for a link to nothing (a
    * {@link BrokenLinkError}; whatever its name, since its target may have been
    * a folder of stores): none is opened nor yielded.
    */
@@ -214,6 +214,9 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
         ? "dir"
         : "file";
       if (kind === "dir") {
+        // A folder named as a store is (a `<uuid>.jsonl/`) is told of as a FIFO is, and still
+        // entered (trial 122 F5: it was passed over without a word).
+        if (opts.match(p, ent.name)) opts.onError?.(p, new NotRegularFileError(p, "directory"));
         if (depth >= maxDepth || opts.skipDirs?.has(ent.name)) continue;
         // A link to a folder that holds the root (`/`, a home) is no folder of stores: it would
         // walk the machine (trial 29: a link to `/` in a Claude project indexed 70,115 files).

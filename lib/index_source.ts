@@ -283,6 +283,8 @@ export async function writeSource(
   store: Store,
   plan: SourcePlan,
   batch: WriteBatch,
+  /** Told the byte an append store's read reached, at each chunk written (a progress line). */
+  reached?: (at: number, size: number) => void,
 ): Promise<SourceOutcome> {
   const { src, prev, size, mtime, comps, offset, since, mode, hash, label } = plan;
   let ctx = plan.ctx;
@@ -323,6 +325,7 @@ export async function writeSource(
         parsing = false;
         if (tracing) waited += traceNow() - since;
         writer.write(chunk);
+        if (reached && chunk.at !== undefined) reached(chunk.at, size);
         if (tracing) since = traceNow(), n++;
         parsing = true;
       }

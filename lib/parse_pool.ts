@@ -430,12 +430,16 @@ export class ParsePool {
 export async function* prepared(
   chunks: AsyncIterable<Session>,
   label?: Label,
-  ctx?: Pick<SourceCtx, "skip">,
+  ctx?: Pick<SourceCtx, "skip" | "endOffset">,
 ): AsyncGenerator<PreparedChunk> {
   const vocab = new VocabCollector();
   const secrets = new SessionSecrets();
   const cut = ctx && ((where: string, detail: string) => ctx.skip("cut_long", where, detail));
-  for await (const c of chunks) yield prepareChunk(c, vocab, label, cut, secrets);
+  for await (const c of chunks) {
+    const p = prepareChunk(c, vocab, label, cut, secrets);
+    if (ctx?.endOffset !== undefined) p.at = ctx.endOffset;
+    yield p;
+  }
 }
 
 /** A parse in process: it runs as its chunks are read. */

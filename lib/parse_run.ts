@@ -23,7 +23,7 @@ export interface ParseRun extends AsyncIterable<PreparedChunk> {
 
 type Msg =
   /** A prepared chunk on the wire (lib/chunk_wire.ts), the worker's `seq`-th. */
-  | ({ type: "chunk"; seq: number } & WireChunk)
+  | ({ type: "chunk"; seq: number; at?: number } & WireChunk)
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -155,6 +155,7 @@ export class WorkerRun implements ParseRun {
         taken = true;
         this.on.took(bytes);
         const chunk = decodeChunk(m);
+        if (m.at !== undefined) chunk.at = m.at;
         const group = this.group;
         if (group && chunk.tokens.length) chunk.kept = () => group.kept(m.seq);
         yield chunk;

@@ -173,7 +173,7 @@ async function run(job: ParseJob, env: Env): Promise<void> {
     // Chunks the writer never keeps (a project left out) are not held for ever: the oldest go,
     // their tokens sent again when met again.
     if (unsure.length > UNSURE_CHUNKS) unsure.shift();
-    port.postMessage({ type: "chunk", seq, head: wire.head, body: wire.body });
+    port.postMessage({ type: "chunk", seq, head: wire.head, body: wire.body, at: ctx.endOffset });
     pacer.took(bytes);
   }
   port.postMessage({ type: "done", end: snapshot(ctx) });

@@ -161,6 +161,12 @@ export interface PreparedChunk extends Omit<Session, "events"> {
    * next, of any session (lib/parse_worker.ts). Absent where no worker waits to hear.
    */
   kept?: () => void;
+  /**
+   * An append store's byte the parse had reached when this chunk was yielded (its
+   * `ctx.endOffset` then): the progress line shows how far a big store is read (trial 122 F2).
+   * Absent for other kinds of store.
+   */
+  at?: number;
 }
 
 /**

@@ -299,8 +299,19 @@ Deno.test("an index whose first full run never finished says so and finishes it 
       false,
       process.pid,
     ]);
+    // How far the build is: the stores it wrote so far (trial 122 F8: no figure at all).
+    const held = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"), { readOnly: true });
+    const n = (held.prepare("SELECT count(*) AS n FROM sources").get() as { n: number }).n;
+    held.close();
+    assert(n > 0);
+    assertEquals(b.built, n);
     const said = await run(["parser"], w.vars);
-    assertStringIncludes(said.err, "the index is still being built");
+    assertStringIncludes(
+      said.err,
+      `the index is still being built ('deja index', pid ${process.pid}; ${
+        n === 1 ? "1 store" : `${n} stores`
+      } done so far)`,
+    );
     assertEquals(said.err.includes("stopped early"), false, said.err);
   } finally {
     lock.release();

@@ -156,6 +156,41 @@ Deno.test("a FIFO already noted keeps the next deja index a no-op answered from 
   }
 });
 
+Deno.test("deja index and deja sources note a folder named like a Claude session as not read (trial 122 F5)", async () => {
+  const w = world("claude");
+  const home = tempDir("deja-special-home-");
+  try {
+    const dirName = "98f9648f-0000-4000-8000-000000000001.jsonl";
+    mkdirSync(join(w.env.get("DEJA_CLAUDE_ROOT")!, "-work-demo", dirName), { recursive: true });
+    const vars = Object.fromEntries(
+      ["DEJA_CLAUDE_ROOT", "TZ"].map((k) => [k, w.env.get(k)!]),
+    );
+    const env = testEnv(home, { ...vars, DEJA_HOME: join(home, "deja") });
+    const out: string[] = [];
+    assertEquals(await main(io(["index", "--harness", "claude", "--json"], env, out)), 0);
+    const claude = JSON.parse(out.join("")).harnesses.find((h: { harness: string }) =>
+      h.harness === "claude"
+    );
+    assert(claude.sessions > 0, "the sessions are indexed");
+    assertEquals(claude.errors, []);
+    const note = `${dirName} is a directory, not a regular file`;
+    assert(claude.not_read.some((e: string) => e.includes(note)), claude.not_read);
+    const src: string[] = [];
+    assertEquals(await main(io(["sources", "--json"], env, src)), 0);
+    const row = JSON.parse(src.join("")).harnesses.find((h: { harness: string }) =>
+      h.harness === "claude"
+    );
+    assert(row.not_read.some((e: string) => e.includes(note)), row.not_read);
+    // Noted, unchanged: the next run is a no-op as with a FIFO (trial 122 F3).
+    const again: string[] = [];
+    assertEquals(await main(io(["index", "--harness", "claude"], env, again, again)), 0);
+    assertStringIncludes(again.join(""), "up to date (");
+  } finally {
+    w.cleanup();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 const KIMI = "sessions/32f964acafc4c2dd77eae0fd80952408";
 const COMPANIONS: Array<{ id: string; file: string }> = [
   { id: "copilot", file: "session-state/c0ffee00-0000-4000-8000-000000000001/workspace.yaml" },

@@ -233,12 +233,86 @@ export function throttled(
   };
 }
 
+/** How often a run whose stderr is no terminal says how far it is, ms (the first after as long). */
+export const PLAIN_PROGRESS_MS = 10_000;
+
+/**
+ * For stderr that is no terminal (a pipe, a log): a plain line every {@link PLAIN_PROGRESS_MS}
+ * of a long run, none for a short one (trial 122 F2: 44 s of silence on a pipe).
+ */
+export function nowAndThen(
+  say: (line: string) => void,
+  now: () => number = () => performance.now(),
+): (line: string) => void {
+  const start = now();
+  let next = start + PLAIN_PROGRESS_MS;
+  return (line) => {
+    const t = now();
+    if (t < next) return;
+    next = t + PLAIN_PROGRESS_MS;
+    say(`deja: indexing ${line} (${Math.round((t - start) / 1000)} s)\n`);
+  };
+}
+
+/** The signals that end a run, and the exit codes a shell gives a process they ended. */
+const INTERRUPTS = [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const;
+
+/**
+ * While the stores are read: a signal ends the progress line and says what was kept, then
+ * exits as the signal would have (trial 122 F4: the run died with its line unfinished). Only
+ * printing is added: every source is written in a savepoint of its own, so what was committed
+ * stays and what was not never reached the index, and the next run goes on from there.
+ * Returns the function that takes the handlers off again.
+ */
+export function onInterrupt(
+  io: IO,
+  tty: boolean,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
+  const off: (() => void)[] = [];
+  for (const [sig, code] of INTERRUPTS) {
+    const handler = () => {
+      io.err(
+        `${tty ? `${CR}${csi("2K")}` : ""}deja: interrupted; the stores indexed before it are ` +
+          `kept, and 'deja index' goes on from there\n`,
+      );
+      exit(code);
+    };
+    try {
+      process.on(sig, handler);
+      off.push(() => process.off(sig, handler));
+    } catch { /* a signal this platform has not (Windows: SIGHUP) */ }
+  }
+  return () => off.forEach((f) => f());
+}
+
 async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   const tty = io.errTTY && !args.quiet && !args.json;
-  const d = await indexData(io.env, args, {
-    progress: tty ? throttled((line) => io.err(`${CR}${csi("2K")}indexing ${line}`)) : undefined,
-    indexed: tty ? () => io.err(`${CR}${csi("2K")}`) : undefined,
-  });
+  const plain = !io.errTTY && !args.quiet && !args.json && !args.background;
+  const draw = tty
+    ? throttled((line) => io.err(`${CR}${csi("2K")}indexing ${line}`))
+    : plain
+    ? nowAndThen(io.err)
+    : undefined;
+  // Taken on at the first store read (after the wait for the lock, which a signal must still
+  // end at once), off once the stores are read.
+  let interruptsOff: (() => void) | undefined;
+  let d: IndexData;
+  try {
+    d = await indexData(io.env, args, {
+      progress: (line) => {
+        interruptsOff ??= onInterrupt(io, tty);
+        draw?.(line);
+      },
+      indexed: () => {
+        interruptsOff?.();
+        interruptsOff = () => {};
+        if (tty) io.err(`${CR}${csi("2K")}`);
+      },
+    });
+  } finally {
+    interruptsOff?.();
+  }
   for (const w of d.warnings) io.err(w);
   if (d.res.movedAside) {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);

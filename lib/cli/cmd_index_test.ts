@@ -5,7 +5,16 @@ import { DejaError } from "../../core/errors.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CR, csi } from "./output.ts";
-import { indexCmd, indexData, parseIndex, PROGRESS_MS, throttled } from "./cmd_index.ts";
+import {
+  indexCmd,
+  indexData,
+  nowAndThen,
+  onInterrupt,
+  parseIndex,
+  PLAIN_PROGRESS_MS,
+  PROGRESS_MS,
+  throttled,
+} from "./cmd_index.ts";
 
 const OLD = "1dc00000-1111-4222-8333-444455556666";
 
@@ -125,4 +134,64 @@ Deno.test("the progress line is redrawn at most every PROGRESS_MS, and when the 
   assertEquals(drawn.length, Math.ceil(1000 / PROGRESS_MS) + 1);
   assertEquals(drawn[0], "claude 1/1000");
   assertEquals(drawn.at(-1), "codex 1/3");
+});
+
+Deno.test("a big store's read says how far it is while it is read, the bytes growing (trial 122 F2)", async () => {
+  const ix = await fixture();
+  try {
+    const BIG = "1dcd0000-1111-4222-8333-444455556666";
+    const dir = join(ix.root, "claude", "-w-big");
+    mkdirSync(dir, { recursive: true });
+    // ~12 MiB of turns, parsed in several chunks.
+    const turns = Array.from(
+      { length: 600 },
+      (_, i) => ({ user: `turn ${i} ` + "word ".repeat(4000) }),
+    );
+    const s = { id: BIG, cwd: "/w/big", start: "2026-11-03T10:00:00Z", turns };
+    writeFileSync(join(dir, `${BIG}.jsonl`), claudeLines(s).join("\n") + "\n");
+    const lines: string[] = [];
+    await indexData(ix.env, parseIndex(args()), { progress: (l) => lines.push(l) });
+    const re = new RegExp(`^claude \\d/2 · ${BIG}\\.jsonl (\\d+)/(\\d+) MiB$`);
+    const read = lines.map((l) => re.exec(l)).filter((m) => m !== null);
+    assert(read.length >= 2, lines.join("\n"));
+    const at = read.map((m) => Number(m![1]));
+    assert(at.every((a, i) => i === 0 || a >= at[i - 1]), at.join(" "));
+    assert(at[0] < at.at(-1)!, at.join(" "));
+    assertEquals(Number(read[0]![2]) >= 8, true);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("stderr that is no terminal gets a plain line every PLAIN_PROGRESS_MS, none for a short run (trial 122 F2)", () => {
+  let t = 0;
+  const said: string[] = [];
+  const say = nowAndThen((l) => said.push(l), () => t);
+  for (; t < PLAIN_PROGRESS_MS - 1; t += 100) say(`claude ${t}/9`);
+  assertEquals(said, [], "a short run says nothing");
+  for (; t <= 3 * PLAIN_PROGRESS_MS; t += 100) say(`claude 7/9 · s.jsonl ${t}/99 MiB`);
+  assertEquals(said.length, 3);
+  assertEquals(said[0], `deja: indexing claude 7/9 · s.jsonl ${PLAIN_PROGRESS_MS}/99 MiB (10 s)\n`);
+});
+
+Deno.test("a signal while the stores are read ends the line and says what was kept, exit 128+signal (trial 122 F4)", async () => {
+  const io = captureIO({ get: () => undefined } as never, true);
+  let exited: (code: number) => void = () => {};
+  const code = new Promise<number>((r) => (exited = r));
+  const off = onInterrupt(io.io, true, (c) => exited(c));
+  // Keeps the event loop alive for the signal, as the run does (no time is measured).
+  const alive = setInterval(() => {}, 1000);
+  try {
+    io.io.err(`${CR}${csi("2K")}indexing claude 3/9`);
+    Deno.kill(Deno.pid, "SIGHUP"); // (the test runner keeps SIGINT for itself)
+    assertEquals(await code, 129);
+  } finally {
+    clearInterval(alive);
+    off();
+  }
+  assertEquals(
+    io.err(),
+    `${CR}${csi("2K")}indexing claude 3/9${CR}${csi("2K")}deja: interrupted; the stores indexed ` +
+      `before it are kept, and 'deja index' goes on from there\n`,
+  );
 });

@@ -78,6 +78,11 @@ export interface Freshness {
    */
   building?: number;
   /**
+   * With {@link building}: the stores that build has written so far (rows of its `sources`
+   * table; the total is known to it alone) (trial 122 F8: the line gave no figure).
+   */
+  built?: number;
+  /**
    * Harnesses whose reader changed since the index read their stores (a newer deja): with
    * `catching_up`, the stores left are read again, not changed (trial 33: "1 changed store
    * (0 s behind)" for a store no one had touched).
@@ -165,6 +170,8 @@ export async function freshen(
     stale = compareStamps({ rows: m.rows, map: m.map, lastIndex: 0 }, { env });
   } else {
     let unfinished = false;
+    /** With `unfinished`: the stores the index holds (a build at work commits them as it goes). */
+    let built = 0;
     // The index disagrees with the tombstones file: it may hold forgotten sessions again.
     let unapplied = false;
     try {
@@ -174,6 +181,9 @@ export async function freshen(
         // No full run ever finished (trial 26: a first `deja index` killed at a third of
         // the stores; every search then answered from that third and said nothing).
         unfinished = !Q.getMeta.get(store, { key: "last_index" });
+        if (unfinished) {
+          built = (store.db.prepare("SELECT count(*) AS n FROM sources").get() as { n: number }).n;
+        }
         stale = checkStaleness(store, { env });
         released = releasedSources(store, env).map((r) => r.harness);
         revised = revisedHarnesses(store);
@@ -214,7 +224,7 @@ export async function freshen(
         behind_ms: 0,
         background: Boolean(pid) || Boolean(running),
         unfinished: true,
-        ...(building ? { building } : {}),
+        ...(building ? { building, built } : {}),
       });
     }
   }
@@ -485,7 +495,10 @@ function stateNote(f: Freshness): string {
       "background; results may miss what changed in them";
   }
   if (f.unfinished && f.building) {
-    return `deja: the index is still being built ('deja index', pid ${f.building}): ` +
+    const done = f.built === undefined
+      ? ""
+      : `; ${f.built === 1 ? "1 store" : `${f.built} stores`} done so far`;
+    return `deja: the index is still being built ('deja index', pid ${f.building}${done}): ` +
       "results may miss much of the history until it ends";
   }
   if (f.unfinished) {
