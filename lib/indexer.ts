@@ -166,6 +166,10 @@ export interface IndexOptions {
   waitMs?: number;
   /** The hint when another writer holds the index (lib/store.ts `acquireWriterLock`). */
   busyHint?: string;
+  /** Called with how long the run waited for the writer lock, in milliseconds. */
+  waited?(ms: number): void;
+  /** The run is one of `deja index --watch`'s (said to a writer the lock turns away). */
+  watch?: boolean;
   /** Progress line for a terminal. */
   progress?(line: string): void;
   /**
@@ -194,6 +198,11 @@ export interface IndexResult {
   excluded: number;
   /** Wall time in milliseconds. */
   ms: number;
+  /**
+   * Of {@link ms}, the time spent waiting for another writer (`deja index` sets it, when 10 ms
+   * or more).
+   */
+  waitedMs?: number;
   /** Stores that changed but were left unread (deadline or size, see {@link IndexOptions}). */
   pending: number;
   /** Where a rebuild moved a damaged index (absent when nothing was moved). */
@@ -253,9 +262,12 @@ export async function runIndex(
   const lock = acquireWriterLock(
     dataDir(env),
     opts.waitMs ?? 0,
-    opts.deadline === undefined ? {} : { doing: "refreshing it on use", brief: true },
+    opts.deadline === undefined
+      ? { watch: opts.watch }
+      : { doing: "refreshing it on use", brief: true },
     opts.busyHint,
   );
+  opts.waited?.(lock.waitedMs);
   const path = indexPath(env);
   // Where large sources are parsed while the previous chunks are written.
   const pool = new ParsePool(env, poolSize(cores()));

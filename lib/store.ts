@@ -688,6 +688,11 @@ export interface LockPurpose {
   doing?: string;
   /** The hold is short and bounded (a refresh on use): another writer waits for it. */
   brief?: boolean;
+  /**
+   * The holder is `deja index --watch`, which takes the lock for each change it writes and lets
+   * go between: the writer turned away is told so, not to wait for it to finish (trial 123).
+   */
+  watch?: boolean;
 }
 
 /** Who holds the writer lock: `index.lock.who` beside it, written once it is held. */
@@ -718,6 +723,7 @@ export function lockHolder(dir: string): LockHolder | null {
       command: v.command,
       doing: typeof v.doing === "string" ? v.doing : "writing it",
       brief: v.brief === true,
+      watch: v.watch === true,
       at: Number(v.at) || 0,
     };
   } catch {
@@ -736,6 +742,7 @@ export function lockHolder(dir: string): LockHolder | null {
  *
  * @param waitMs how long to wait for another writer, in milliseconds.
  * @param purpose what this writer does (for the record the next one reads).
+ * @returns the hold, and how long it took to get it (`waitedMs`: mostly waiting for another writer).
  * @throws {DejaError} "the index is busy: 'deja last' (pid 123) is refreshing it on use".
  */
 export function acquireWriterLock(
@@ -744,8 +751,9 @@ export function acquireWriterLock(
   purpose: LockPurpose = {},
   /** The hint when the index is busy (`deja index` names its `--wait`; trial 67: forget, which has none, named it too). */
   busyHint = "wait for it to finish, then run the command again",
-): { release(): void } {
+): { release(): void; waitedMs: number } {
   makeDataDir(dir);
+  const t0 = performance.now();
   const path = join(dir, "index.lock");
   const fresh = !existsSync(path);
   const db = new DatabaseSync(
@@ -772,6 +780,15 @@ export function acquireWriterLock(
   } catch {
     db.close();
     const who = lockHolder(dir);
+    // A watcher never finishes: it holds the lock while it writes a change, then lets go.
+    if (who?.watch) {
+      throw new DejaError(
+        `the index is busy: a watcher ('deja index --watch', pid ${who.pid}) is writing a ` +
+          "change it saw; it lets go after each write",
+        `run again in a moment${busyHint.includes("--wait") ? ", or with --wait <seconds>" : ""}`,
+        2,
+      );
+    }
     throw new DejaError(
       `the index is busy: ${
         who
@@ -787,12 +804,15 @@ export function acquireWriterLock(
     command: commandName(),
     doing: purpose.doing ?? "writing it",
     brief: Boolean(purpose.brief),
+    watch: Boolean(purpose.watch),
     at: Date.now(),
   };
+  const waitedMs = performance.now() - t0;
   try {
     writeFileSync(holderPath(dir), JSON.stringify(me) + "\n", { mode: 0o600 });
   } catch { /* the record is a courtesy: the lock itself is held */ }
   return {
+    waitedMs,
     release() {
       // The record goes first, while the lock still keeps the next holder from writing its own.
       const h = lockHolder(dir);

@@ -490,6 +490,37 @@ Deno.test("a store met locked is said by every answer, and read again seconds af
   assert(await until(() => !existsSync(sentinelPath(env)), 10_000), "its sentinel is removed");
 });
 
+// Trial 123 F1: a store met locked, then moved away once the lock was released, was said
+// "locked" by every answer (`--json` catching_up, behind_ms growing) until it came back, even
+// after a `deja index` that told of it as gone.
+Deno.test("a store met locked and then gone is no longer said locked, before and after 'deja index'", async () => {
+  const w = await world();
+  const c = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"));
+  try {
+    c.prepare("UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?")
+      .run("database is locked (6 tries in a row)", Date.now() - 1_000, w.file);
+  } finally {
+    c.close();
+  }
+  const held = await run(["unicode", "--json"], w.vars);
+  assertEquals(JSON.parse(held.out).freshness.locked?.stores, 1, held.out);
+  assertStringIncludes(held.err, "database is locked");
+  rmSync(w.file);
+  for (const when of ["gone", "after 'deja index'"]) {
+    if (when !== "gone") {
+      const ix = await run(["index"], w.vars);
+      assertEquals(ix.code, 0, ix.err);
+      assertStringIncludes(ix.err + ix.out, "1 store gone");
+    }
+    const r = await run(["unicode", "--json"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    const f = JSON.parse(r.out).freshness;
+    assertEquals([f.locked, f.failed, f.retrying], [undefined, undefined, undefined], when);
+    assert(f.state !== "catching_up", `${when}: ${r.out}`);
+    assert(!r.err.includes("locked"), `${when}: ${r.err}`);
+  }
+});
+
 Deno.test("a lock met again waits longer before the next try, up to the minute of other failures", async () => {
   const { lockedAgain, retryAfterMs, RETRY_FAILED_MS } = await import("../lib/fresh/stamps.ts");
   assertEquals(lockedAgain("database is locked", null), "database is locked");

@@ -106,3 +106,69 @@ Deno.test("a plain 'deja index' waits a few seconds for another writer's short w
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 123: a plain `deja index` turned away while `deja index --watch` wrote was told to wait
+// for the watcher "to finish", which it never does.
+Deno.test("a writer turned away by a watcher is told it is one, and lets go after each write", () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    const held = acquireWriterLock(dir, 0, { watch: true });
+    try {
+      const hint = "wait for it to finish, or run again with --wait <seconds>";
+      const err = assertThrows(() => acquireWriterLock(dir, 50, {}, hint), DejaError);
+      assertStringIncludes(
+        err.message,
+        `a watcher ('deja index --watch', pid ${process.pid}) is writing a change it saw; ` +
+          "it lets go after each write",
+      );
+      assertEquals((err as DejaError).hint, "run again in a moment, or with --wait <seconds>");
+      // A command without --wait is not told of it.
+      const f = assertThrows(() => acquireWriterLock(dir, 50), DejaError);
+      assertEquals((f as DejaError).hint, "run again in a moment");
+    } finally {
+      held.release();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Trial 123 F4: `deja index` said "indexed in 0.05 s" (`ms: 57`) of a run of 1.2-2 s: the check
+// of the index before the full run, and the wait for another writer, were left out.
+Deno.test("deja index reports its wall time, the wait for another writer in it said apart", async () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    const { runMain } = await import("./_cli_io.ts");
+    const { testEnv } = await import("./_fixture.ts");
+    const { claudeLine } = await import("./_memory.ts");
+    const data = join(dir, "deja");
+    const proj = join(dir, "claude", "-w-app");
+    mkdirSync(proj, { recursive: true });
+    const sid = "21111111-2222-4333-8444-555555555557";
+    const file = join(proj, `${sid}.jsonl`);
+    writeFileSync(file, claudeLine(0, "the parser crashes", sid));
+    const env = testEnv(join(dir, "home"), {
+      DEJA_HOME: data,
+      DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    });
+    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+    appendFileSync(file, claudeLine(1, "Fixed it.", sid)); // a change: the check, then a full run
+    const { done } = await briefHolder(data, 1500, false, "writing it");
+    const r = await runMain(env, ["index", "--json", "--wait", "30"]);
+    await done;
+    assertEquals(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert(j.waited_ms > 0, r.out);
+    assert(j.ms >= j.waited_ms, `the wait is part of the wall time: ${r.out}`);
+    // The text says it apart.
+    appendFileSync(file, claudeLine(2, "Thanks.", sid));
+    const again = await briefHolder(data, 1500, false, "writing it");
+    const t = await runMain(env, ["index", "--wait", "30"]);
+    await again.done;
+    assertEquals(t.code, 0, t.err);
+    const m = /indexed in (\d+\.\d\d) s \((\d+\.\d\d) s waiting for another writer\)/.exec(t.out);
+    assert(m && Number(m[1]) >= Number(m[2]), t.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

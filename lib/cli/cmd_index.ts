@@ -177,6 +177,11 @@ export async function indexData(
   args: IndexArgs,
   hooks: { progress?: (line: string) => void; indexed?: () => void } = {},
 ): Promise<IndexData> {
+  // The run's wall time from here, the time it waited for another writer said apart (trial 123
+  // F4: the check of the index before a full run, 1-2 s, and the wait were left out of it).
+  const t0 = performance.now();
+  let waited = 0;
+  const onWaited = (ms: number) => waited += ms;
   const { only } = args;
   // A background run deja started itself is waited for, not reported as "busy"; any other
   // writer (a `deja index --watch` writing what changed) a few seconds (trial 119 F2: 3 of 8
@@ -185,13 +190,18 @@ export async function indexData(
     (args.background ? 0 : runningBackground(env) ? 300_000 : DEFAULT_WAIT_MS);
   const busyHint = "wait for it to finish, or run again with --wait <seconds>";
   const tellGone = !args.quiet && !args.background;
-  const quick = args.rebuild
-    ? null
-    : upToDate(env, { only, waitMs, busyHint, tellGone, checkDamage: !args.background });
+  const quick = args.rebuild ? null : upToDate(env, {
+    only,
+    waitMs,
+    busyHint,
+    tellGone,
+    checkDamage: !args.background,
+    waited: onWaited,
+  });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   trace(quick ? "index up to date" : "index command");
   if (!quick && buildsAll(env, args.rebuild)) relaunchForBatch("index");
-  const res = quick ??
+  const ran = quick ??
     await fullRun(env, {
       rebuild: args.rebuild,
       only,
@@ -199,7 +209,13 @@ export async function indexData(
       busyHint,
       progress: hooks.progress,
       tellGone,
+      waited: onWaited,
     });
+  const res = {
+    ...ran,
+    ms: performance.now() - t0,
+    ...(waited >= 10 ? { waitedMs: waited } : {}),
+  };
   trace("indexed");
   hooks.indexed?.();
   const warnings: string[] = [];

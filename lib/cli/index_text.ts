@@ -59,6 +59,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
   return {
     index: d.index,
     ms: Math.round(res.ms),
+    ...(res.waitedMs ? { waited_ms: Math.round(res.waitedMs) } : {}),
     harnesses: res.harnesses,
     excluded: res.excluded,
     complete: !failures(res.harnesses),
@@ -177,7 +178,10 @@ export function indexText(
       }; the index holds ${plural(total.sessions, "session")}, ${plural(total.events, "event")}`
       : `up to date (${plural(total.sessions, "session")}, ${plural(total.events, "event")})`,
   );
-  lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${d.index}`));
+  const waited = res.waitedMs
+    ? ` (${(res.waitedMs / 1000).toFixed(2)} s waiting for another writer)`
+    : "";
+  lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s${waited} -> ${d.index}`));
   return lines.join("\n") + "\n";
 }
 

@@ -54,6 +54,8 @@ export interface NoopOptions {
   waitMs?: number;
   /** The hint when another writer holds the index. */
   busyHint?: string;
+  /** Called with how long the run waited for the writer lock, in milliseconds. */
+  waited?(ms: number): void;
   /**
    * A person asked (not `--quiet`, not a background run): stores gone that no run told of
    * send the run the full way, and the index is checked for damage.
@@ -90,6 +92,7 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
   const quick = manifestUpToDate(env, path, selected, t0);
   if (quick) return quick;
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0, {}, opts.busyHint);
+  opts.waited?.(lock.waitedMs);
   let done: IndexResult | null = null;
   try {
     let store: Store;

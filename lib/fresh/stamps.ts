@@ -36,7 +36,10 @@ export interface Staleness {
   dirsChangedAt?: number;
   /** Epoch ms of the last index run (0 when unknown). */
   lastIndex: number;
-  /** Stores whose last read failed (a full run retries them; the check does not stat them). */
+  /**
+   * Stores whose last read failed and that are still there (a full run retries them; the check
+   * stats them only to leave out the ones gone since, counted in {@link gone}).
+   */
   failed: number;
   /**
    * Of those, the ones whose failure is older than {@link RETRY_FAILED_MS}: a refresh on use
@@ -144,6 +147,12 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   for (const r of rows) {
     if (wanted && !wanted.has(r.harness)) continue;
     if (r.error) { // retried by a full run, not on every search
+      // A store gone since is no failure to retry, nor a lock to tell of (trial 123 F1: one
+      // met locked, then moved away, was "locked" on every answer until it came back).
+      if (!exists(r.path)) {
+        gone++;
+        continue;
+      }
       failed++;
       const at = r.indexed_at ?? 0;
       if (now - at > retryAfterMs(r.error)) retry++;
@@ -219,6 +228,15 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     gone,
     ms: performance.now() - t0,
   };
+}
+
+/** False when nothing is at `path` (a store deleted or moved away); true when something is or may be. */
+function exists(path: string): boolean {
+  try {
+    return Boolean(statSync(path, { throwIfNoEntry: false }));
+  } catch (e) {
+    return !isMissing(e);
+  }
 }
 
 /** True when nothing changed. */

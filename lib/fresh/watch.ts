@@ -77,7 +77,7 @@ export async function watchIndex(
     }
   };
   try {
-    await runIndex(env, parsers, { waitMs: 60_000 });
+    await runIndex(env, parsers, { waitMs: 60_000, watch: true });
     rewatch();
     opts.onReady?.();
     while (!stopped) {
@@ -125,7 +125,7 @@ export async function checkOnce(env: Env, parsers: readonly Parser[]): Promise<s
     harnesses = parsers.map((p) => p.id); // no readable index yet: a full run
   }
   try {
-    const res = await runIndex(env, parsers, { only: harnesses, waitMs: 30_000 });
+    const res = await runIndex(env, parsers, { only: harnesses, waitMs: 30_000, watch: true });
     const read = res.harnesses.filter((h) => h.read);
     if (!read.length) return "";
     // What a store lost is said as `deja index` says it (trial 34: a cut file read as nothing).
