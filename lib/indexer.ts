@@ -55,6 +55,7 @@ import { WriteBatch } from "./write_batch.ts";
 import { newlyGone } from "./gone.ts";
 import { releaseGoneHolders } from "./copies.ts";
 import { rebuildVocab } from "./search/vocab_rebuild.ts";
+import { markRebuild, pendingRebuild, rebuildDone } from "./rebuild_mark.ts";
 import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, poolSize } from "./parse_pool.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { reapplyTombstones, type Reforgotten } from "./forget/reapply.ts";
@@ -224,6 +225,11 @@ export interface IndexResult {
    * again now (lib/forget/reapply.ts). Absent when none.
    */
   reforgotten?: Reforgotten;
+  /**
+   * The harnesses of a rebuild a signal interrupted, which this plain run finished as a
+   * rebuild (lib/rebuild_mark.ts; trial 123 F2). Absent when none.
+   */
+  resumedRebuild?: string[];
 }
 
 /** {@link IndexResult.dropped}: how many, and the first few. */
@@ -322,7 +328,10 @@ export async function runIndex(
 
 /** What one pass over the harnesses yields. */
 type Pass =
-  & Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone" | "dropped" | "reforgotten">
+  & Pick<
+    IndexResult,
+    "harnesses" | "excluded" | "pending" | "gone" | "dropped" | "reforgotten" | "resumedRebuild"
+  >
   & {
     /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
     untold?: boolean;
@@ -384,6 +393,15 @@ async function onePass(
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
     const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
+    const ids = selected.map((p) => p.id);
+    const full = opts.deadline === undefined && opts.inlineMaxBytes === undefined;
+    // A rebuild a signal interrupted is not forgotten: the next full run is one (trial 123 F2:
+    // the next 'deja index' said "up to date" and kept what the rebuild was to drop).
+    const resumed = !opts.rebuild && full
+      ? pendingRebuild(store).filter((h) => ids.includes(h))
+      : [];
+    if (resumed.length) opts = { ...opts, rebuild: true };
+    if (opts.rebuild) markRebuild(store, ids);
     // A rebuild drops what no store returns: the sessions held before it, to say which.
     const heldBefore = opts.rebuild ? sessionKeys(store) : undefined;
     const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
@@ -409,7 +427,6 @@ async function onePass(
     } finally {
       clearIdle();
     }
-    const full = opts.deadline === undefined && opts.inlineMaxBytes === undefined;
     const reading = opts.remotes ?? full;
     const mirrors: MirrorPass[] = mirrorPasses(env);
     for (const m of mirrors) {
@@ -425,21 +442,32 @@ async function onePass(
     // A mirror not read this pass (mid-sync, or a refresh on use) keeps what it had.
     const kept = (path: string) =>
       mirrors.some((m) => (!reading || !m.readable) && path.startsWith(m.dir + "/"));
+    // The steps after the stores take seconds on a big index (a rebuild's merge of the text
+    // index, the events of stores gone it drops): the line says so, and a pipe's line every
+    // 10 s gets its turn between them (trial 123 F3: 13-22 s without one).
+    const finishing = (what: string) => opts.progress?.(`finishing · ${what}`);
     // A harness whose discovery reported a problem (a damaged registry, an unreadable
     // directory) may have missed stores that still exist: its indexed sources are kept.
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
-    if (opts.rebuild) dropVanished(store, complete, seen, kept);
+    if (opts.rebuild) {
+      finishing("dropping what no store returns");
+      dropVanished(store, complete, seen, kept);
+    }
     const tell = opts.tellGone === true;
     const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell, seen) : [];
     trace("gone checked");
     // Calls one session replays from another (lib/replays.ts): again whenever calls were
     // written or dropped, and once on an index whose table was never filled (after its
     // migration).
+    finishing("marking replayed calls");
     if (out.some((h) => h.read > 0) || gone.length) markReplays(store);
     else ensureReplays(store);
     trace("replays marked");
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
-    if (full) buildAssociations(store);
+    if (full) {
+      finishing("words used together");
+      buildAssociations(store);
+    }
     trace("associations built");
     // A rebuild wrote every event again over the old ones: the text index held the new
     // segments beside the old ones' deletions, unmerged (trial 26: 174 -> 192 -> 233 MB over
@@ -447,16 +475,21 @@ async function onePass(
     if (opts.rebuild) {
       // The words of the old events leave with them (a rebuild starts from the stores as they
       // are now; trial 76: a scrubbed word stayed in `vocab`).
+      finishing("the vocabulary");
       rebuildVocab(store);
       trace("vocabulary rebuilt");
+      finishing("merging the text index");
       store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
       store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
       trace("text index merged");
     }
+    // A harness whose rebuild is still to finish keeps a run from vouching for the index.
+    const rebuildLeft = opts.rebuild ? rebuildDone(store, ids) : pendingRebuild(store);
     // Pages freed by the events of stores read again (and by segment merges) go back to the
     // file system: 1.6 MB of the 100 MB bench's 60 MB index (issue 18), and more with each
     // re-read. A pragma that frees one page a step (`exec` stepped it once under Deno).
     if (full) {
+      finishing("giving free pages back");
       store.db.prepare("PRAGMA incremental_vacuum").all();
       trace("free pages given back");
     }
@@ -479,6 +512,8 @@ async function onePass(
       excluded,
       pending: run.pending,
       ...(gone.length ? (tell ? { gone } : { untold: true }) : {}),
+      ...(rebuildLeft.length ? { untold: true } : {}),
+      ...(resumed.length ? { resumedRebuild: resumed } : {}),
       ...(dropped ? { dropped } : {}),
       ...(reforgotten ? { reforgotten } : {}),
       ...(file ? { file } : {}),

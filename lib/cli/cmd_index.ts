@@ -36,6 +36,7 @@ import { embedConfig } from "../embeddings/config.ts";
 import { trace } from "../../core/trace.ts";
 import { indexCode, type IndexData, reportIndex } from "./index_text.ts";
 import { buildsAll } from "../batch_run.ts";
+import { rebuildPending } from "../rebuild_mark.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -190,7 +191,8 @@ export async function indexData(
     (args.background ? 0 : runningBackground(env) ? 300_000 : DEFAULT_WAIT_MS);
   const busyHint = "wait for it to finish, or run again with --wait <seconds>";
   const tellGone = !args.quiet && !args.background;
-  const quick = args.rebuild ? null : upToDate(env, {
+  // An interrupted rebuild's mark (lib/rebuild_mark.ts): this run finishes it (trial 123 F2).
+  const quick = args.rebuild || rebuildPending(indexPath(env)) ? null : upToDate(env, {
     only,
     waitMs,
     busyHint,
@@ -252,23 +254,41 @@ export function throttled(
 /** How often a run whose stderr is no terminal says how far it is, ms (the first after as long). */
 export const PLAIN_PROGRESS_MS = 10_000;
 
+/** {@link nowAndThen}'s progress function, and its clock's `tick`. */
+export interface NowAndThen {
+  /** Takes the run's progress line (said when a line is due). */
+  (line: string): void;
+  /** Says the last line again when a line is due (the run's timer calls it). */
+  tick(): void;
+}
+
 /**
  * For stderr that is no terminal (a pipe, a log): a plain line every {@link PLAIN_PROGRESS_MS}
- * of a long run, none for a short one (trial 122 F2: 44 s of silence on a pipe).
+ * of a long run, none for a short one (trial 122 F2: 44 s of silence on a pipe). The line is
+ * due by the clock, not only when the run's line changes ({@link NowAndThen.tick}): one big
+ * store, or the steps after the stores, went 13-22 s without a line (trial 123 F3).
  */
 export function nowAndThen(
   say: (line: string) => void,
   now: () => number = () => performance.now(),
-): (line: string) => void {
+): NowAndThen {
   const start = now();
   let next = start + PLAIN_PROGRESS_MS;
-  return (line) => {
+  let last: string | undefined;
+  const tick = () => {
     const t = now();
-    if (t < next) return;
+    if (last === undefined || t < next) return;
     next = t + PLAIN_PROGRESS_MS;
-    say(`deja: indexing ${line} (${Math.round((t - start) / 1000)} s)\n`);
+    say(`deja: indexing ${last} (${Math.round((t - start) / 1000)} s)\n`);
   };
+  return Object.assign((line: string) => {
+    last = line;
+    tick();
+  }, { tick });
 }
+
+/** How often the run's timer looks whether a plain line is due, ms. */
+const PLAIN_TICK_MS = 1_000;
 
 /** The signals that end a run, and the exit codes a shell gives a process they ended. */
 const INTERRUPTS = [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const;
@@ -277,20 +297,24 @@ const INTERRUPTS = [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const
  * While the stores are read: a signal ends the progress line and says what was kept, then
  * exits as the signal would have (trial 122 F4: the run died with its line unfinished). Only
  * printing is added: every source is written in a savepoint of its own, so what was committed
- * stays and what was not never reached the index, and the next run goes on from there.
- * Returns the function that takes the handlers off again.
+ * stays and what was not never reached the index, and the next run goes on from there (with
+ * `rebuild`, as a rebuild: lib/rebuild_mark.ts). Returns the function that takes the handlers
+ * off again.
  */
 export function onInterrupt(
   io: IO,
   tty: boolean,
   exit: (code: number) => void = (code) => process.exit(code),
+  rebuild = false,
 ): () => void {
   const off: (() => void)[] = [];
   for (const [sig, code] of INTERRUPTS) {
     const handler = () => {
       io.err(
         `${tty ? `${CR}${csi("2K")}` : ""}deja: interrupted; the stores indexed before it are ` +
-          `kept, and 'deja index' goes on from there\n`,
+          `kept, and 'deja index' goes on from there${
+            rebuild ? " (it finishes the rebuild)" : ""
+          }\n`,
       );
       exit(code);
     };
@@ -305,11 +329,10 @@ export function onInterrupt(
 async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   const tty = io.errTTY && !args.quiet && !args.json;
   const plain = !io.errTTY && !args.quiet && !args.json && !args.background;
-  const draw = tty
-    ? throttled((line) => io.err(`${CR}${csi("2K")}indexing ${line}`))
-    : plain
-    ? nowAndThen(io.err)
-    : undefined;
+  const plainDraw = plain ? nowAndThen(io.err) : undefined;
+  const draw = tty ? throttled((line) => io.err(`${CR}${csi("2K")}indexing ${line}`)) : plainDraw;
+  // Fires whenever the writer's thread lets it (between chunks, while it waits for a worker).
+  const ticker = plainDraw && setInterval(plainDraw.tick, PLAIN_TICK_MS);
   // Taken on at the first store read (after the wait for the lock, which a signal must still
   // end at once), off once the stores are read.
   let interruptsOff: (() => void) | undefined;
@@ -317,10 +340,11 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   try {
     d = await indexData(io.env, args, {
       progress: (line) => {
-        interruptsOff ??= onInterrupt(io, tty);
+        interruptsOff ??= onInterrupt(io, tty, undefined, args.rebuild);
         draw?.(line);
       },
       indexed: () => {
+        if (ticker !== undefined) clearInterval(ticker); // the stores are read
         interruptsOff?.();
         interruptsOff = () => {};
         if (tty) io.err(`${CR}${csi("2K")}`);
@@ -328,6 +352,7 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
     });
   } finally {
     interruptsOff?.();
+    if (ticker !== undefined) clearInterval(ticker);
   }
   for (const w of d.warnings) io.err(w);
   if (d.res.movedAside) {
@@ -336,9 +361,14 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   // Said even with --quiet, as a damaged index moved aside is: the index was wrong.
   if (d.res.reforgotten) io.err(reforgottenLine(d.res.reforgotten) + "\n");
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
+  if (d.res.resumedRebuild && !args.quiet) io.err(RESUMED_LINE);
   if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped, d.res.movedAside));
   return reportIndex(d, args, io);
 }
+
+/** Said by a plain run that finished a rebuild a signal had interrupted (trial 123 F2). */
+export const RESUMED_LINE =
+  "deja: the last 'deja index --rebuild' was interrupted; this run was a rebuild to finish it\n";
 
 /**
  * What a rebuild dropped (trials 33, 34: sessions and events went without a word): `deja: the

@@ -1,8 +1,14 @@
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
 import { claudeLines, indexSessions, type MemoryIndex } from "../../tests/_memory.ts";
 import { captureIO, runMain, withVars } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CR, csi } from "./output.ts";
 import {
@@ -13,6 +19,7 @@ import {
   parseIndex,
   PLAIN_PROGRESS_MS,
   PROGRESS_MS,
+  RESUMED_LINE,
   throttled,
 } from "./cmd_index.ts";
 
@@ -65,6 +72,40 @@ Deno.test("index's run reads a new store and reports the totals; a second run is
     const again = await indexData(ix.env, parseIndex(args({ json: true })));
     assertEquals(again.res.harnesses.reduce((n, h) => n + h.read, 0), 0);
     assertEquals(again.totals, undefined, "--json leaves the totals unread");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a rebuild a signal interrupted is finished by the next plain run, not answered 'up to date' (trial 123 F2)", async () => {
+  const ix = await fixture();
+  try {
+    const NEW = "1dcd0000-1111-4222-8333-444455556666";
+    addSession(ix, NEW);
+    assertEquals((await indexData(ix.env, parseIndex(args()))).totals?.sessions, 2);
+    rmSync(join(ix.root, "claude", "-w-new", `${NEW}.jsonl`));
+    const kept = await indexData(ix.env, parseIndex(args()));
+    assertEquals([kept.res.gone?.length, kept.totals?.sessions], [1, 2], "a plain run keeps it");
+    // The rebuild ends at its first store, as a signal ends the process there.
+    await assertRejects(() =>
+      indexData(ix.env, parseIndex(args({ rebuild: true })), {
+        progress: () => {
+          throw new Error("interrupted");
+        },
+      })
+    );
+    const said = captureIO(ix.env, false);
+    assertEquals(await indexCmd.run(args(), said.io), 0);
+    assertStringIncludes(said.err(), RESUMED_LINE);
+    assertStringIncludes(
+      said.err(),
+      "the rebuild dropped 1 session no store returns now (1dcd0000",
+    );
+    assertStringIncludes(said.out(), "the index holds 1 session, 1 event");
+    const io = captureIO(ix.env, false);
+    assertEquals(await indexCmd.run(args(), io.io), 0);
+    assertStringIncludes(io.out(), "up to date (1 session, 1 event)", "the mark went with it");
+    assertEquals(io.err(), "");
   } finally {
     ix.cleanup();
   }
@@ -172,6 +213,33 @@ Deno.test("stderr that is no terminal gets a plain line every PLAIN_PROGRESS_MS,
   for (; t <= 3 * PLAIN_PROGRESS_MS; t += 100) say(`claude 7/9 · s.jsonl ${t}/99 MiB`);
   assertEquals(said.length, 3);
   assertEquals(said[0], `deja: indexing claude 7/9 · s.jsonl ${PLAIN_PROGRESS_MS}/99 MiB (10 s)\n`);
+});
+
+Deno.test("a pipe's line comes every PLAIN_PROGRESS_MS by the clock, through one long store and the steps after the stores (trial 123 F3)", async () => {
+  let t = 0;
+  const said: string[] = [];
+  const say = nowAndThen((l) => said.push(l), () => t);
+  say("claude 1/1 · big.jsonl 0/305 MiB"); // its store's start, then nothing new for 25 s
+  for (; t <= 25_000; t += 1_000) say.tick(); // the run's timer
+  assertEquals(said, [
+    "deja: indexing claude 1/1 · big.jsonl 0/305 MiB (10 s)\n",
+    "deja: indexing claude 1/1 · big.jsonl 0/305 MiB (20 s)\n",
+  ]);
+  const quiet = nowAndThen((l) => said.push(l), () => t);
+  t += 30_000;
+  quiet.tick();
+  assertEquals(said.length, 2, "no line before the run has one");
+  // The steps after the stores give the line their turn too.
+  const ix = await fixture();
+  try {
+    const lines: string[] = [];
+    await indexData(ix.env, parseIndex(args({ rebuild: true })), {
+      progress: (l) => lines.push(l),
+    });
+    assert(lines.includes("finishing · merging the text index"), lines.join("\n"));
+  } finally {
+    ix.cleanup();
+  }
 });
 
 Deno.test("a signal while the stores are read ends the line and says what was kept, exit 128+signal (trial 122 F4)", async () => {

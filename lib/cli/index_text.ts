@@ -66,6 +66,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
     ...(res.gone?.length ? { gone: res.gone } : {}),
     ...(res.dropped ? { dropped: res.dropped } : {}),
+    ...(res.resumedRebuild ? { resumed_rebuild: res.resumedRebuild } : {}),
     ...(res.reforgotten ? { reforgotten: res.reforgotten } : {}),
     ...(d.embedded ? { embeddings: d.embedded } : {}),
   };
