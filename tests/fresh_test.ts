@@ -22,6 +22,8 @@ import { claudeLine } from "./_memory.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { acquireWriterLock } from "../lib/store.ts";
 import { briefHolder } from "./_brief_lock.ts";
+import { Store } from "../lib/store.ts";
+import { markRebuild } from "../lib/rebuild_mark.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -620,5 +622,33 @@ Deno.test("a new store is dated by the change of the folder it appeared in", asy
     assert(lag >= 7000 && lag < 60_000, `dated ${lag} ms ago`);
   } finally {
     store.close();
+  }
+});
+
+// Trial 124 F1: after a `deja index --rebuild` cut short, searches said `fresh` and started no
+// run, so what the rebuild was to drop (a deleted store's session) stayed until some other run.
+Deno.test("a rebuild cut short is said by the next search, which starts the run that finishes it", async () => {
+  const w = await world();
+  try {
+    const store = Store.open(join(w.vars.DEJA_HOME, "index.db"));
+    try {
+      markRebuild(store, ["claude"]);
+    } finally {
+      store.close();
+    }
+    rmSync(w.file);
+    const r = await run(["parser", "--json"], w.vars);
+    const f = JSON.parse(r.out).freshness;
+    assertEquals([f.state, f.rebuild_pending, f.background], ["catching_up", ["claude"], true]);
+    assertStringIncludes(r.err, "the last 'deja index --rebuild' was cut short");
+    // The background run rebuilds: the deleted store's session goes, and the mark with it.
+    assert(
+      await until(async () => (await run(["parser", "--json"], w.vars)).code === 1, 20_000),
+      "the rebuild dropped the session of the deleted store",
+    );
+    const after = await run(["parser", "--json"], w.vars);
+    assertEquals(JSON.parse(after.out).freshness.rebuild_pending, undefined);
+  } finally {
+    rmSync(w.dir, { recursive: true, force: true });
   }
 });

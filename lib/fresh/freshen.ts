@@ -29,6 +29,7 @@ import { duration } from "../../core/text.ts";
 import { checkStaleness, compareStamps, isFresh } from "./check.ts";
 import { readManifest } from "./manifest.ts";
 import { SCHEMA_VERSION } from "../schema.ts";
+import { pendingRebuild } from "../rebuild_mark.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 import { Q } from "../schema.ts";
@@ -72,6 +73,12 @@ export interface Freshness {
    * not read yet are in no changed list; a background run finishes it.
    */
   unfinished?: boolean;
+  /**
+   * A `deja index --rebuild` was cut short (lib/rebuild_mark.ts): the harnesses whose rebuild
+   * the next full run finishes (a background run, started now); until then the index may hold
+   * what the rebuild was to drop (trial 124 F1: searches said `fresh` and started no run).
+   */
+  rebuild_pending?: string[];
   /**
    * With {@link unfinished}: a `deja index` (its pid) is building the index now, so it is
    * not stopped: it is not done yet.
@@ -174,9 +181,12 @@ export async function freshen(
     let built = 0;
     // The index disagrees with the tombstones file: it may hold forgotten sessions again.
     let unapplied = false;
+    /** Harnesses whose interrupted rebuild the next full run finishes. */
+    let rebuild: string[] = [];
     try {
       const store = Store.open(path, { readOnly: true, busyMs: 200 });
       try {
+        rebuild = pendingRebuild(store);
         unapplied = !tombstonesAgree(Q.getMeta.get(store, { key: TOMBSTONES_KEY })?.value, path);
         // No full run ever finished (trial 26: a first `deja index` killed at a third of
         // the stores; every search then answered from that third and said nothing).
@@ -209,6 +219,21 @@ export async function freshen(
           store.close();
         }
       } catch { /* the staleness as it was found */ }
+    }
+    if (rebuild.length && !unfinished) {
+      // A rebuild cut short is finished by the next full run: started now, unless a writer is at
+      // it (trial 124 F1: every search said `fresh` and the rebuild waited for some other run).
+      const writer = lockHolder(dirname(path));
+      const running = writer ? undefined : runningBackground(env, now);
+      const pid = writer || running ? undefined : bgOk ? startBackground(env) : undefined;
+      return out({
+        state: "catching_up",
+        read: 0,
+        pending: Math.max(1, stale.changed.length),
+        behind_ms: 0,
+        background: Boolean(pid) || Boolean(running) || Boolean(writer),
+        rebuild_pending: rebuild,
+      });
     }
     if (unfinished) {
       // A first `deja index` still at work is no run that stopped (trial 28: a search while
@@ -493,6 +518,11 @@ function stateNote(f: Freshness): string {
       f.retrying === 1 ? "1 store that" : `${f.retrying} stores that`
     } could not be read before ${f.retrying === 1 ? "is" : "are"} being read again in the ` +
       "background; results may miss what changed in them";
+  }
+  if (f.rebuild_pending) {
+    return `deja: the last 'deja index --rebuild' was cut short: ${
+      f.background ? "it is finished in the background now" : "'deja index' finishes it"
+    }; until then results may hold what it drops (sessions of stores gone)`;
   }
   if (f.unfinished && f.building) {
     const done = f.built === undefined
