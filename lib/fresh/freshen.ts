@@ -220,18 +220,22 @@ export async function freshen(
         }
       } catch { /* the staleness as it was found */ }
     }
+    // A full run the index is owed (a first build, a rebuild cut short): started in the
+    // background unless one is at it; true when one runs or was started.
+    const owed = (atIt: boolean) => {
+      const running = atIt ? undefined : runningBackground(env, now);
+      return Boolean(running) || (!atIt && bgOk && Boolean(startBackground(env)));
+    };
+    const owing = { state: "catching_up", read: 0, behind_ms: 0 } as const;
+    const pending = Math.max(1, stale.changed.length);
     if (rebuild.length && !unfinished) {
       // A rebuild cut short is finished by the next full run: started now, unless a writer is at
       // it (trial 124 F1: every search said `fresh` and the rebuild waited for some other run).
-      const writer = lockHolder(dirname(path));
-      const running = writer ? undefined : runningBackground(env, now);
-      const pid = writer || running ? undefined : bgOk ? startBackground(env) : undefined;
+      const writer = Boolean(lockHolder(dirname(path)));
       return out({
-        state: "catching_up",
-        read: 0,
-        pending: Math.max(1, stale.changed.length),
-        behind_ms: 0,
-        background: Boolean(pid) || Boolean(running) || Boolean(writer),
+        ...owing,
+        pending,
+        background: owed(writer) || writer,
         rebuild_pending: rebuild,
       });
     }
@@ -240,14 +244,10 @@ export async function freshen(
       // it ran said the first run "stopped early"): it is said, and no other run started.
       const writer = lockHolder(dirname(path));
       const building = writer && !writer.brief ? writer.pid : undefined;
-      const running = building ? undefined : runningBackground(env, now);
-      const pid = running || building ? undefined : bgOk ? startBackground(env) : undefined;
       return out({
-        state: "catching_up",
-        read: 0,
-        pending: Math.max(1, stale.changed.length),
-        behind_ms: 0,
-        background: Boolean(pid) || Boolean(running),
+        ...owing,
+        pending,
+        background: owed(Boolean(building)),
         unfinished: true,
         ...(building ? { building, built } : {}),
       });
