@@ -80,21 +80,10 @@ Deno.test("the busy hint names --wait only to the command that takes it", async 
 Deno.test("a plain 'deja index' waits a few seconds for another writer's short write", async () => {
   const dir = tempDir("deja-lock-");
   try {
-    const { runMain } = await import("./_cli_io.ts");
-    const { testEnv } = await import("./_fixture.ts");
-    const { claudeLine } = await import("./_memory.ts");
-    const data = join(dir, "deja");
-    const proj = join(dir, "claude", "-w-app");
-    mkdirSync(proj, { recursive: true });
-    const sid = "21111111-2222-4333-8444-555555555556";
-    const file = join(proj, `${sid}.jsonl`);
-    writeFileSync(file, claudeLine(0, "the parser crashes", sid));
-    const env = testEnv(join(dir, "home"), {
-      DEJA_HOME: data,
-      DEJA_CLAUDE_ROOT: join(dir, "claude"),
-    });
-    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
-    appendFileSync(file, claudeLine(1, "Fixed it.", sid)); // a change to read: no no-op run
+    const { runMain, env, data } = await indexedWithChange(
+      dir,
+      "21111111-2222-4333-8444-555555555556",
+    );
     // Held as a full run holds it (not brief), for a moment.
     const { done } = await briefHolder(data, 800, false, "writing it");
     assertEquals(lockHolder(data)?.brief, false);
@@ -138,21 +127,10 @@ Deno.test("a writer turned away by a watcher is told it is one, and lets go afte
 Deno.test("deja index reports its wall time, the wait for another writer in it said apart", async () => {
   const dir = tempDir("deja-lock-");
   try {
-    const { runMain } = await import("./_cli_io.ts");
-    const { testEnv } = await import("./_fixture.ts");
-    const { claudeLine } = await import("./_memory.ts");
-    const data = join(dir, "deja");
-    const proj = join(dir, "claude", "-w-app");
-    mkdirSync(proj, { recursive: true });
-    const sid = "21111111-2222-4333-8444-555555555557";
-    const file = join(proj, `${sid}.jsonl`);
-    writeFileSync(file, claudeLine(0, "the parser crashes", sid));
-    const env = testEnv(join(dir, "home"), {
-      DEJA_HOME: data,
-      DEJA_CLAUDE_ROOT: join(dir, "claude"),
-    });
-    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
-    appendFileSync(file, claudeLine(1, "Fixed it.", sid)); // a change: the check, then a full run
+    const { runMain, env, data, append } = await indexedWithChange(
+      dir,
+      "21111111-2222-4333-8444-555555555557",
+    );
     const { done } = await briefHolder(data, 1500, false, "writing it");
     const r = await runMain(env, ["index", "--json", "--wait", "30"]);
     await done;
@@ -161,7 +139,7 @@ Deno.test("deja index reports its wall time, the wait for another writer in it s
     assert(j.waited_ms > 0, r.out);
     assert(j.ms >= j.waited_ms, `the wait is part of the wall time: ${r.out}`);
     // The text says it apart.
-    appendFileSync(file, claudeLine(2, "Thanks.", sid));
+    append(2, "Thanks.");
     const again = await briefHolder(data, 1500, false, "writing it");
     const t = await runMain(env, ["index", "--wait", "30"]);
     await again.done;
@@ -172,3 +150,26 @@ Deno.test("deja index reports its wall time, the wait for another writer in it s
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * An index of one Claude Code session under `dir`, built, then the session appended to: the
+ * next `deja index` has a change to read (no no-op run), so it takes the writer lock.
+ */
+async function indexedWithChange(dir: string, sid: string) {
+  const { runMain } = await import("./_cli_io.ts");
+  const { testEnv } = await import("./_fixture.ts");
+  const { claudeLine } = await import("./_memory.ts");
+  const data = join(dir, "deja");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const file = join(proj, `${sid}.jsonl`);
+  writeFileSync(file, claudeLine(0, "the parser crashes", sid));
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: data,
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+  });
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  const append = (n: number, text: string) => appendFileSync(file, claudeLine(n, text, sid));
+  append(1, "Fixed it.");
+  return { runMain, env, data, append };
+}
