@@ -603,6 +603,14 @@ export const Q = {
     `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
     ["projects"],
   ),
+  /**
+   * Stores whose skip notes name a session left out (`… (session <id>)`, a cache warm-up):
+   * `like` is a LIKE pattern; `deja show` of such an id says why it is not there.
+   */
+  skipsNaming: query<{ like: string }, Pick<SourceRow, "path" | "skipped">>(
+    `SELECT path, skipped FROM sources WHERE skipped LIKE ? ESCAPE '\\' LIMIT 5`,
+    ["like"],
+  ),
   sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
     `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
     ORDER BY ${UNDATED}, updated DESC LIMIT 20`,

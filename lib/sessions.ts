@@ -8,6 +8,7 @@ import { promptHistoryShortLengths } from "../core/prompt_history.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
+import { parseSkipExamples } from "./source_state.ts";
 import { harnessId, harnessIds } from "../core/registry.ts";
 import type { SessionRow } from "./rows.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
@@ -156,7 +157,7 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
       // A day typed alone (trial 120 M2: `deja show 2026-12-07` for the notes of that day).
       : /^\d{4}-\d{2}-\d{2}$/.test(ref)
       ? `a day: deja show deja:${ref} shows its notes (deja remember); deja ${ref} lists its sessions`
-      : "search first: deja <words>";
+      : leftOut(store, prefix) ?? "search first: deja <words>";
     throw new NoSessionMatch(ref, hint);
   }
   if (rows.length === 1) return rows[0];
@@ -377,4 +378,20 @@ export function modelsLabel(
   const n = switchCount(path);
   if (n <= SWITCHES_SHOWN) return path.join(" → ");
   return `${path[0]} → ${path[1]} → … → ${path.at(-1)} (${n} switches)`;
+}
+
+/**
+ * Why the session `prefix` starts is not in the index when a store's read left it out on
+ * purpose and named it (a cache warm-up, parsers/_claude_family.ts), or undefined (trial 120
+ * L7: `deja show` of one said only "no session matches").
+ */
+function leftOut(store: Store, prefix: string): string | undefined {
+  if (!/^[0-9a-z][0-9a-z-]{3,}$/i.test(prefix)) return undefined;
+  for (const row of Q.skipsNaming.all(store, { like: `%(session ${prefix}%` })) {
+    const note = parseSkipExamples(row.skipped).find((x) => x.includes(`(session ${prefix}`));
+    if (!note) continue;
+    const why = note.slice(note.indexOf(": ") + 2).replace(/ \(session [^)]*\)$/, "");
+    return `it was left out of the index on purpose: ${why} (${row.path}); deja sources --verbose lists what was left out`;
+  }
+  return undefined;
 }

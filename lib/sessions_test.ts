@@ -1,7 +1,8 @@
 import { assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../tests/_assert.ts";
 import { indexSessions } from "../tests/_memory.ts";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tempDir } from "../tests/_tmp.ts";
 import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "./indexer.ts";
 import { parsers } from "../parsers/mod.ts";
@@ -244,3 +245,37 @@ Deno.test("resolveSession names a listed subagent's parent the index does not ho
     // Trial 112 F10: `subagent of gemini:cda4b925:unknown`, a reference that names nothing.
     assertStringIncludes(e.message, "subagent of box:unknown (not indexed): extract the skills");
   }));
+
+// Trial 120 L7: `deja show` of a session Claude Code wrote only as a cache warm-up said
+// "no session matches" and nothing of why; the warm-up's skip note names the session.
+Deno.test("resolveSession says why a session left out as a cache warm-up is not there", async () => {
+  const root = tempDir();
+  try {
+    const dir = join(root, "projects", "-work-demo");
+    mkdirSync(dir, { recursive: true });
+    // The fixture's warm-up file, its session id changed to one no other file holds.
+    const warm = readFileSync(
+      join(REPO, "fixtures/registry/claude/projects/-work-demo/agent-a227a46.jsonl"),
+      "utf8",
+    ).replaceAll("7d1e0c55-9a0b-4c2d-8e3f-222222222222", "5eed0001-9a0b-4c2d-8e3f-222222222222");
+    writeFileSync(join(dir, "agent-a227a46.jsonl"), warm);
+    const env = testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_CLAUDE_ROOT: join(root, "projects"),
+    });
+    await runIndex(env, parsers, { only: ["claude"] });
+    const store = Store.open(indexPath(env));
+    try {
+      const e = assertThrows(() => resolveSession(store, "5eed0001"), DejaError) as DejaError;
+      assertStringIncludes(e.hint ?? "", "left out of the index on purpose: a cache warm-up");
+      assertStringIncludes(e.hint ?? "", "agent-a227a46.jsonl");
+      // An id no note names keeps the plain hint.
+      const other = assertThrows(() => resolveSession(store, "5eed0002"), DejaError) as DejaError;
+      assertEquals(other.hint, "search first: deja <words>");
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -550,7 +550,8 @@ async function* readFamily(
         ctx.skip(
           "not_session",
           where,
-          "a cache warm-up ('Warmup' sent before any prompt), not work",
+          // The session named, so `deja show <its id>` can say why it is not there (trial 120).
+          `a cache warm-up ('Warmup' sent before any prompt), not work (session ${rt.parent})`,
         );
       }
       continue;
