@@ -143,7 +143,18 @@ export function ladder(
     if (!ex) continue;
     // Longer words that are only the word's own forms: the forms tier finds them and more.
     if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;
-    const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
+    // Several words read inside longer words match where one event holds them together, and
+    // only there (README): a session holding them only apart is no match of them (trial 121
+    // M1: `minidat appropriat` listed one as "words across events", exit 0, where `MathBal
+    // OriginItem`, held apart alone, matched nothing, exit 1).
+    const scores = literalMatch(
+      stats,
+      ex.alts,
+      f,
+      rootOf,
+      ex.confirm,
+      t === "substring" && ex.confirm,
+    );
     if (!scores.size) continue;
     // A pasted error that no single event holds: its words scattered over a session are no
     // sighting of it (trial 65: `ls: cannot access 'build': No such file or directory`, in no
@@ -657,7 +668,8 @@ function withPhrases(
  * Event-level AND, and when it finds few sessions, the session-level AND
  * beside it: every literal tier ranks its words as the exact tier ranks them
  * (several corrected typos may sit in different events of the session). With
- * `confirm`, nothing matches unless some event holds every term.
+ * `confirm`, nothing matches unless some event holds every term; with `together`, only the
+ * sessions with such an event match (no session-level AND).
  */
 function literalMatch(
   stats: TermStats,
@@ -665,6 +677,7 @@ function literalMatch(
   f: Filters,
   rootOf: (id: number) => number,
   confirm = false,
+  together = false,
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
@@ -673,7 +686,7 @@ function literalMatch(
   // 80,000 matching results).
   if (rows.length >= MAX_ROWS) { for (const s of scores.values()) s.capped = true; }
   if (confirm && !scores.size) return scores;
-  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
+  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread && !together) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
     for (const [sid, perTerm] of sp.sessions) {
