@@ -96,3 +96,17 @@ Deno.test("an -ibility noun's forms keep the -ib: `responsibility` is no `respon
       "s-response2",
     ]);
   }));
+
+Deno.test("the closest spelling's sessions rank above those of its farther forms (trial 121 L2)", () =>
+  withMemIndex([
+    ...[1, 2, 3].map((i): MemSession => ({
+      id: `s-form${i}`,
+      events: [["user", `the appropriate design code ${i}, appropriate appropriate appropriate`]],
+    })),
+    { id: "s-spelt", events: [["user", "read the appropriations timeline file"]] },
+  ], (s) => {
+    const r = search(s, "appropriatons");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results[0]?.id, "s-spelt", r.results.map((x) => x.id).join());
+    assertEquals(r.results.length, 4);
+  }));

@@ -36,6 +36,7 @@ import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { phraseSpellings } from "./irregular.ts";
 import { joinedPairs } from "./compounds.ts";
+import { distance } from "./distance.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -203,12 +204,16 @@ export function ladder(
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
       ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
+    const closest = t === "close" || spelt
+      ? closestFirst(stats, ex.alts, ex.changes, scores, f, rootOf)
+      : undefined;
     return {
       tier: spelt ? "close" : t,
       scores,
       alts: ex.alts,
       changes: ex.changes,
       ...(ex.heldForms ? { heldForms: ex.heldForms } : {}),
+      ...(closest ? { widened: closest } : {}),
     };
   }
   // Respelt, only the literal tiers are tried again: no second error or relevance pass.
@@ -696,6 +701,40 @@ function literalMatch(
     }
   }
   return scores;
+}
+
+/**
+ * At the close tier, the sessions holding none of the closest spellings of a corrected word,
+ * only farther ones or its forms, to be listed below those that do (trial 121 L2:
+ * `appropriatons` listed first a session holding only `Age-Appropriate`, a form of the
+ * correction, above the one holding `appropriations`, one edit away); undefined when every
+ * session holds the closest or none does.
+ */
+function closestFirst(
+  stats: TermStats,
+  alts: string[][][],
+  changes: ReadonlyArray<{ from: string; to: string[] }>,
+  scores: Map<number, SessionScore>,
+  f: Filters,
+  rootOf: (id: number) => number,
+): { ids: Set<number>; tier: "stemmed"; below: true; aboveAlts: string[][][] } | undefined {
+  const closer = new Set<string>();
+  for (const c of changes) {
+    const far = new Map(c.to.map((w) => [w, distance(c.from, w, 3)]));
+    const best = Math.min(...far.values());
+    for (const [w, d] of far) if (d === best && best <= 2 && far.size > 1) closer.add(w);
+  }
+  if (!closer.size) return undefined;
+  const above = alts.map((a) => {
+    const near = a.filter((toks) => toks.length === 1 && closer.has(toks[0]));
+    return near.length ? near : a;
+  });
+  if (above.every((a, i) => a.length === alts[i].length)) return undefined;
+  const rows = matchRows(stats.store, above.map(ftsAny).join(" AND "), f, MAX_ROWS);
+  const holding = new Set(rows.map((r) => rootOf(r.session_id)));
+  const ids = new Set([...scores.keys()].filter((id) => !holding.has(id)));
+  if (!ids.size || ids.size === scores.size) return undefined;
+  return { ids, tier: "stemmed", below: true, aboveAlts: above };
 }
 
 /** Some event of the exact matches `exact` holds every word of the query within {@link NEAR}. */
