@@ -4,10 +4,11 @@
  * `withYN` of `authorizeWithYNAB`, "corrected" to `within`), and an `-ize` verb's forms (F4:
  * `authorize` read as `author`).
  */
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { apartWords } from "../lib/cli/search_words.ts";
-import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { apartWords, wordsApart } from "../lib/cli/search_words.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { runMain } from "./_cli_io.ts";
 
 /** A file read whose first KiB holds no name: the one asked for comes 2 KB in. */
 const FILE = "const x = 1;\n".repeat(160) +
@@ -29,6 +30,10 @@ const HISTORY: MemSession[] = [
     ]],
   },
   { id: "s-chex", events: [["user", "the chexmix timer app"]] },
+  {
+    id: "s-split",
+    events: [["user", "the radarr queue is stuck"], ["assistant", "Restarted jackett."]],
+  },
   {
     id: "s-ynab",
     events: [["user", "read the oauth file"], ["tool_result", FILE]],
@@ -68,6 +73,41 @@ Deno.test("two words each inside a longer word are not said apart when a session
     assert(r.nothingMatched, r.tier);
     assertEquals(apartWords(s, "sonar jacket", {}), undefined);
   }));
+
+Deno.test("words inside longer words match only where one event holds them together (trial 121 M1)", () =>
+  withMemIndex(HISTORY, (s) => {
+    // `s-split` holds `radarr` and `jackett` in different events: no match of the pieces, as
+    // a session holding none of them together never is (before: listed as words across events).
+    const r = search(s, "radar jacket");
+    assertEquals(r.results.map((x) => x.id), ["s-media"]);
+  }));
+
+Deno.test("pieces held only in different events: nothing matched, and the sessions holding them are named (trial 121 M1)", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["sonar", "jacket"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      "hint: no single event holds 'sonar' and 'jacket' together; 1 session holds them " +
+        "between its events: deja show s-apart",
+    );
+    const json = JSON.parse((await runMain(ix.env, ["--json", "sonar", "jacket"])).out);
+    assertEquals(json.words_between, {
+      words: ["sonar", "jacket"],
+      sessions: 1,
+      refs: ["s-apart"],
+    });
+    const store = ix.open();
+    try {
+      assertEquals(wordsApart(store, "sonar jacket", {}).apart, undefined);
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
 
 Deno.test("a piece of a name deep in a tool's output finds it before any close spelling", () =>
   withMemIndex(HISTORY, (s) => {

@@ -19,7 +19,7 @@ const HISTORY: MemSession[] = [
     id: "s-deep",
     events: [["user", "check the branch"], [
       "tool_result",
-      deep("the worktree holds a confirmation dialog and a notification banner"),
+      deep("the worktree holds a confirmation dialog and a notification banner in tmux"),
     ]],
   },
   { id: "s-kubectl", events: [["user", "run kubectl get pods"], ["assistant", "Done."]] },
@@ -54,6 +54,25 @@ Deno.test("a word cut short or mistyped that only a long tool result's tail hold
     assert(!unexplained(new TermStats(s), "worktre"));
   }));
 
+Deno.test("a typo among a deep word's first letters is found: one edit at any place (trial 121 H1 rest)", () =>
+  withMemIndex(HISTORY, (s) => {
+    // A letter left out, replaced, put in, two swapped: each among the first four letters,
+    // outside the term list's range of the word's first letters.
+    for (const q of ["wrktree", "orktree", "qorktree", "owrktree", "wxorktree", "notfication"]) {
+      const r = search(s, q);
+      assert(!r.nothingMatched, q);
+      assertEquals(r.results[0]?.id, "s-deep", q);
+    }
+    // A short word alone only swapped or missing a letter (README), deep or not.
+    for (const q of ["mtux", "tmx", "tmxu"]) {
+      assertEquals(search(s, q).results[0]?.id, q === "tmx" ? undefined : "s-deep", q);
+    }
+    assert(search(s, "tmax").nothingMatched);
+    // Not "in no searchable text": one edit from a word the text index holds.
+    assertEquals(absentWords(s, "wrktree kubectl", {}), undefined);
+    assert(!unexplained(new TermStats(s), "wrktree"));
+  }));
+
 Deno.test("a piece of a held word is that word, never a typo of another; `*` is a prefix only (trial 121 H2)", () =>
   withMemIndex(HISTORY, (s) => {
     for (const q of ["postgre", "postgre*"]) {
@@ -76,4 +95,18 @@ Deno.test("an -ibility noun's forms keep the -ib: `responsibility` is no `respon
       "s-response1",
       "s-response2",
     ]);
+  }));
+
+Deno.test("the closest spelling's sessions rank above those of its farther forms (trial 121 L2)", () =>
+  withMemIndex([
+    ...[1, 2, 3].map((i): MemSession => ({
+      id: `s-form${i}`,
+      events: [["user", `the appropriate design code ${i}, appropriate appropriate appropriate`]],
+    })),
+    { id: "s-spelt", events: [["user", "read the appropriations timeline file"]] },
+  ], (s) => {
+    const r = search(s, "appropriatons");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results[0]?.id, "s-spelt", r.results.map((x) => x.id).join());
+    assertEquals(r.results.length, 4);
   }));

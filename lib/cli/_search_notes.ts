@@ -16,15 +16,17 @@ import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import { misreadOperators, OPERATORS } from "../search/operators.ts";
 import { tokens } from "../search/tokenize.ts";
 import { COMMANDS } from "./table.ts";
-import type { Absent, ApartWord } from "./search_words.ts";
+import type { Absent, ApartWord, Between } from "./search_words.ts";
 export {
   type Absent,
   absentWords,
   type ApartWord,
   apartWords,
+  type Between,
   commonLeftOut,
   droppedNote,
   sessionIdTyped,
+  wordsApart,
 } from "./search_words.ts";
 
 /**
@@ -50,6 +52,26 @@ export function apartHint(io: IO, a: ApartWord[] | undefined, filters: FilterUse
   io.err(
     `hint: ${a.map((w) => `'${w.word}'`).join(" and ")} are in no session together: ${
       each.join(", ")
+    }\n`,
+  );
+}
+
+/**
+ * Names the sessions that hold every word of a query that matched nothing between their
+ * events, none in one (trial 121 M1: `MathBal OriginItem`, two pieces of longer words a
+ * session holds apart, matched nothing and said no more), and how to see them.
+ */
+export function betweenHint(io: IO, b: Between | undefined): void {
+  if (!b) return;
+  const one = b.sessions === 1;
+  const more = b.sessions > b.refs.length ? `, and ${b.sessions - b.refs.length} more` : "";
+  io.err(
+    `hint: no single event holds ${b.words.map((w) => `'${w}'`).join(" and ")} together; ${
+      one
+        ? "1 session holds them between its events"
+        : `${b.sessions} sessions hold them between their events`
+    }: ${
+      one ? `deja show ${shQuoteShown(b.refs[0])}` : `${b.refs.join(", ")}${more} (deja show <id>)`
     }\n`,
   );
 }

@@ -38,12 +38,13 @@ import {
   type Absent,
   absentWords,
   type ApartWord,
-  apartWords,
+  type Between,
   commonLeftOut,
   droppedNote,
   hiddenExactText,
   partlyNews,
   sessionIdTyped,
+  wordsApart,
 } from "./_search_notes.ts";
 import { tokens } from "../search/tokenize.ts";
 import { idHolds, shownOfModel, unexplained } from "./search_words.ts";
@@ -149,6 +150,8 @@ export interface SearchData {
   modelOf?: { word: string; sessions: number; query?: string };
   /** Two words each held by sessions, none holding both (lib/cli/_search_notes.ts). */
   apart?: ApartWord[];
+  /** Sessions holding every word between their events, none in one event (lib/cli/search_words.ts). */
+  between?: Between;
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
   /**
@@ -396,9 +399,9 @@ export async function searchData(
       ...(idHolds(store, idWord, absentAll.query, opts) ? {} : { idEmpty: true }),
     }
     : absentAll;
-  const apart = result.results.length || args.regex || absent || filtered?.without
-    ? undefined
-    : apartWords(store, args.query, opts);
+  const { apart, between } = result.results.length || args.regex || absent || filtered?.without
+    ? {}
+    : wordsApart(store, args.query, opts);
   const refs = new Map<string, string>();
   const about = new Map<string, string>();
   for (const r of result.results) {
@@ -459,6 +462,7 @@ export async function searchData(
     ...(unquoted ? { unquoted } : {}),
     ...(absent ? { absent } : {}),
     ...(apart ? { apart } : {}),
+    ...(between ? { between } : {}),
     noteIds: await snippetNoteIds(result, io.env),
     ...formsLeft(store, args, result),
   };

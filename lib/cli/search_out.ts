@@ -19,6 +19,7 @@ import { hiddenHint, undatedHint } from "./_memory.ts";
 import {
   absentHint,
   apartHint,
+  betweenHint,
   caseHint,
   literalOutsideHint,
   operatorHint,
@@ -90,6 +91,7 @@ export function searchJson(
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
     words_apart: d.apart ?? [],
+    words_between: d.between ?? null,
     // The words the nearest by relevance were ranked on, and those held nowhere, as the text
     // says them (trial 107 F4: said on stderr, absent here).
     ranked_on: d.nearOn && !d.absent
@@ -256,6 +258,7 @@ export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex
     );
   }
   if (!found) apartHint(io, d.apart, d.filtered?.filters);
+  if (!found) betweenHint(io, d.between);
   changedHint(io, d.changed);
   idHint(io, d.idOf);
   if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));

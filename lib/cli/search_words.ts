@@ -15,7 +15,7 @@ import { OPERATORS } from "../search/operators.ts";
 import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
-import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
+import { AmbiguousSession, looksLikeId, resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import { localTime } from "../memory/text.ts";
 
@@ -274,20 +274,53 @@ export function apartWords(
   query: string,
   opts: SearchOptions,
 ): ApartWord[] | undefined {
-  if (query.includes('"')) return undefined;
+  return wordsApart(store, query, opts).apart;
+}
+
+/**
+ * The sessions holding every word of a query that matched nothing, between their events: no
+ * single event holds them as the search reads them together (pieces of longer words, README),
+ * yet each session holds each word somewhere.
+ */
+export interface Between {
+  /** The words as each alone is read. */
+  words: string[];
+  /** How many sessions hold them between their events. */
+  sessions: number;
+  /** The first few of them, as short refs (`deja show` takes them), most hits of the words first. */
+  refs: string[];
+}
+
+/** Refs {@link Between} names at most. */
+const BETWEEN_SHOWN = 5;
+
+/**
+ * For a query that matched nothing, of two to four words beside its common ones, each
+ * matching sessions on its own: `apart` when two words are never in one session
+ * ({@link apartWords}); `between` when some sessions hold every word, only apart in their
+ * events (trial 121 M1: `MathBal OriginItem` said nothing matched, no hint, of a session
+ * holding both pieces in different events). Neither for a quoted query.
+ */
+export function wordsApart(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+): { apart?: ApartWord[]; between?: Between } {
+  if (query.includes('"')) return {};
   // A language named by a letter and a symbol is looked for as written, not as its letter
   // (trial 92 F6: `C# powershell` said "'c' and 'powershell' are in no session together").
-  if (query.split(/\s+/).some((w) => /^[A-Za-z]{1,2}(?:#|\+\+)$/.test(w))) return undefined;
+  if (query.split(/\s+/).some((w) => /^[A-Za-z]{1,2}(?:#|\+\+)$/.test(w))) return {};
   const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
-  if (words.length !== 2) return undefined;
+  if (words.length < 2 || words.length > 4) return {};
   const out: ApartWord[] = [];
-  const held: Set<string>[] = [];
+  /** Per word: the sessions it alone matches (harness:id), with its short ref and hits. */
+  const held: Map<string, { ref: string; hits: number }>[] = [];
   for (const word of words) {
     // At the limit the command it names lists them at (trial 90 F12: "in 1" where `deja broke`
     // listed 5, its forms read only past a limit of one).
     const limit = Math.max(opts.limit ?? 10, 10);
     let r = search(store, word, { ...opts, limit, nearest: false });
-    if (r.nothingMatched || !r.total) return undefined;
+    if (r.nothingMatched || !r.total) return {};
     // Matched as spelt (trial 78 F8: "'idempotnt' alone is in 3 sessions", a word in none).
     const as = r.tier === "close" ? r.changes.flatMap((c) => c.to.slice(0, 2)) : [];
     out.push({ word, sessions: r.total, ...(as.length ? { as } : {}) });
@@ -299,13 +332,26 @@ export function apartWords(
         nearest: false,
       });
     }
-    held.push(new Set(r.results.map((x) => x.id)));
+    held.push(
+      new Map(r.results.map((x) => [`${x.harness}:${x.id}`, { ref: x.id, hits: x.hits }])),
+    );
   }
+  const all = [...held[0].keys()].filter((k) => held.every((h) => h.has(k)));
   // A session holding both words as each alone reads them (`radarr` of `radar`, `jackett` of
-  // `jacket`, apart in its events) is no proof they are apart: nothing said (trial 118 F1:
-  // "'radar' and 'jacket' are in no session together" of two sessions holding both).
-  if (!held[0].isDisjointFrom(held[1])) return undefined;
-  return out.sort((a, b) => b.sessions - a.sessions);
+  // `jacket`, apart in its events) is no proof they are apart (trial 118 F1: "'radar' and
+  // 'jacket' are in no session together" of two sessions holding both): it holds them
+  // between its events, and is named as such.
+  if (all.length) {
+    const hits = (k: string) => held.reduce((n, h) => n + h.get(k)!.hits, 0);
+    const ranked = all.sort((a, b) => hits(b) - hits(a)).slice(0, BETWEEN_SHOWN);
+    const refs = ranked.map((k) => {
+      const [harness] = k.split(":", 1);
+      return shortRef(store, harness, held[0].get(k)!.ref);
+    });
+    return { between: { words, sessions: all.length, refs } };
+  }
+  if (words.length !== 2) return {};
+  return { apart: out.sort((a, b) => b.sessions - a.sessions) };
 }
 
 /**

@@ -36,6 +36,7 @@ import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { phraseSpellings } from "./irregular.ts";
 import { joinedPairs } from "./compounds.ts";
+import { distance } from "./distance.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -143,7 +144,18 @@ export function ladder(
     if (!ex) continue;
     // Longer words that are only the word's own forms: the forms tier finds them and more.
     if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;
-    const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
+    // Several words read inside longer words match where one event holds them together, and
+    // only there (README): a session holding them only apart is no match of them (trial 121
+    // M1: `minidat appropriat` listed one as "words across events", exit 0, where `MathBal
+    // OriginItem`, held apart alone, matched nothing, exit 1).
+    const scores = literalMatch(
+      stats,
+      ex.alts,
+      f,
+      rootOf,
+      ex.confirm,
+      t === "substring" && ex.confirm,
+    );
     if (!scores.size) continue;
     // A pasted error that no single event holds: its words scattered over a session are no
     // sighting of it (trial 65: `ls: cannot access 'build': No such file or directory`, in no
@@ -192,12 +204,16 @@ export function ladder(
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
       ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
+    const closest = t === "close" || spelt
+      ? closestFirst(stats, ex.alts, ex.changes, scores, f, rootOf)
+      : undefined;
     return {
       tier: spelt ? "close" : t,
       scores,
       alts: ex.alts,
       changes: ex.changes,
       ...(ex.heldForms ? { heldForms: ex.heldForms } : {}),
+      ...(closest ? { widened: closest } : {}),
     };
   }
   // Respelt, only the literal tiers are tried again: no second error or relevance pass.
@@ -657,7 +673,8 @@ function withPhrases(
  * Event-level AND, and when it finds few sessions, the session-level AND
  * beside it: every literal tier ranks its words as the exact tier ranks them
  * (several corrected typos may sit in different events of the session). With
- * `confirm`, nothing matches unless some event holds every term.
+ * `confirm`, nothing matches unless some event holds every term; with `together`, only the
+ * sessions with such an event match (no session-level AND).
  */
 function literalMatch(
   stats: TermStats,
@@ -665,6 +682,7 @@ function literalMatch(
   f: Filters,
   rootOf: (id: number) => number,
   confirm = false,
+  together = false,
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
@@ -673,7 +691,7 @@ function literalMatch(
   // 80,000 matching results).
   if (rows.length >= MAX_ROWS) { for (const s of scores.values()) s.capped = true; }
   if (confirm && !scores.size) return scores;
-  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
+  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread && !together) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
     for (const [sid, perTerm] of sp.sessions) {
@@ -683,6 +701,40 @@ function literalMatch(
     }
   }
   return scores;
+}
+
+/**
+ * At the close tier, the sessions holding none of the closest spellings of a corrected word,
+ * only farther ones or its forms, to be listed below those that do (trial 121 L2:
+ * `appropriatons` listed first a session holding only `Age-Appropriate`, a form of the
+ * correction, above the one holding `appropriations`, one edit away); undefined when every
+ * session holds the closest or none does.
+ */
+function closestFirst(
+  stats: TermStats,
+  alts: string[][][],
+  changes: ReadonlyArray<{ from: string; to: string[] }>,
+  scores: Map<number, SessionScore>,
+  f: Filters,
+  rootOf: (id: number) => number,
+): { ids: Set<number>; tier: "stemmed"; below: true; aboveAlts: string[][][] } | undefined {
+  const closer = new Set<string>();
+  for (const c of changes) {
+    const far = new Map(c.to.map((w) => [w, distance(c.from, w, 3)]));
+    const best = Math.min(...far.values());
+    for (const [w, d] of far) if (d === best && best <= 2 && far.size > 1) closer.add(w);
+  }
+  if (!closer.size) return undefined;
+  const above = alts.map((a) => {
+    const near = a.filter((toks) => toks.length === 1 && closer.has(toks[0]));
+    return near.length ? near : a;
+  });
+  if (above.every((a, i) => a.length === alts[i].length)) return undefined;
+  const rows = matchRows(stats.store, above.map(ftsAny).join(" AND "), f, MAX_ROWS);
+  const holding = new Set(rows.map((r) => rootOf(r.session_id)));
+  const ids = new Set([...scores.keys()].filter((id) => !holding.has(id)));
+  if (!ids.size || ids.size === scores.size) return undefined;
+  return { ids, tier: "stemmed", below: true, aboveAlts: above };
 }
 
 /** Some event of the exact matches `exact` holds every word of the query within {@link NEAR}. */

@@ -281,7 +281,9 @@ const TYPO_RANGE = 6;
 /**
  * Tokens within `maxDist` edits (Damerau-Levenshtein: insert, delete, replace,
  * swap two neighbours) of `word` that share its first or second letter, at
- * most `max`, closest and then most used first.
+ * most `max`, closest and then most used first; where the vocabulary and the
+ * term list's range of its first letters have none, those one edit away
+ * anywhere in the word that the text index holds ({@link oneEdit}).
  */
 export function near(
   store: Store,
@@ -314,9 +316,47 @@ export function near(
     return byUse(count, found.filter((f) => f[1] === best).map((f) => f[0]), max);
   };
   const got = closest(rows.map((r) => r.term));
-  if (got.length || word.length < TYPO_RANGE) return got;
-  const low = word.slice(0, TERM_PREFIX);
-  return closest(Q.termRange.all(store, { low, high: low + "\uffff" }).map((r) => r.term));
+  if (got.length) return got;
+  if (word.length >= TYPO_RANGE) {
+    const low = word.slice(0, TERM_PREFIX);
+    const ranged = closest(
+      Q.termRange.all(store, { low, high: low + "\uffff" }).map((r) => r.term),
+    );
+    if (ranged.length) return ranged;
+  }
+  // A typo among those first letters (`wrktree` of `worktree`) is outside that range: each
+  // word one edit away is looked up in the term list itself (trial 121 H1: `wrktree` was "in
+  // no searchable text" beside two sessions writing `worktree` deep in a tool result).
+  if (word.length < PROBE_MIN || !/^[\p{L}\p{N}]+$/u.test(word)) return [];
+  return byUse(count, [...oneEdit(word)], max);
+}
+
+/** Shortest word whose every spelling one edit away is looked up in the term list ({@link near}). */
+const PROBE_MIN = 4;
+
+/** Letters put in or replaced at each place of a word ({@link oneEdit}), beside its own. */
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Every spelling one edit from `word`: a letter left out, two neighbours swapped, a letter
+ * replaced or put in (a to z, or one of the word's own). About 55 per letter: ~390 for a
+ * word of seven, each an exact lookup in the text index's term list (cached per search by
+ * `count`): ~5-20 ms on the 56 MB bench index, cold.
+ */
+export function oneEdit(word: string): Set<string> {
+  const chars = [...word];
+  const letters = new Set([...LETTERS, ...chars]);
+  const out = new Set<string>();
+  const at = (i: number, put: string, skip: number) =>
+    chars.slice(0, i).join("") + put + chars.slice(i + skip).join("");
+  for (let i = 0; i < chars.length; i++) {
+    out.add(at(i, "", 1));
+    if (i + 1 < chars.length) out.add(at(i, chars[i + 1] + chars[i], 2));
+    for (const c of letters) out.add(at(i, c, 1));
+  }
+  for (let i = 0; i <= chars.length; i++) for (const c of letters) out.add(at(i, c, 0));
+  out.delete(word);
+  return out;
 }
 
 /** `terms` that some event holds (by `count`), most used first, at most `max`. */
