@@ -234,10 +234,34 @@ const fill = (tpl: string, c: string) => tpl.replaceAll("{c}", c);
 
 /** A question in its kind with the sessions that answer it. */
 export interface BlindQuery {
-  kind: "blind" | "blindneg";
+  kind: "blind" | "blindneg" | "blind2" | "blind2neg";
   query: string;
   relevant: string[];
 }
+
+/** The phrasings a blind set is made of, and the kinds its questions are reported as. */
+export interface BlindTables {
+  kind: "blind" | "blind2";
+  neg: "blindneg" | "blind2neg";
+  components: Record<string, [string, string]>;
+  symptoms: Record<string, [string, string]>;
+  causes: Record<string, [string, string]>;
+  frames: string[];
+  never: string[];
+  notOurs: string[];
+}
+
+/** The first blind set (this module's phrasings). */
+export const BLIND: BlindTables = {
+  kind: "blind",
+  neg: "blindneg",
+  components: BLIND_COMPONENTS,
+  symptoms: BLIND_SYMPTOMS,
+  causes: BLIND_CAUSES,
+  frames: CAUSE_FRAMES,
+  never: NEVER_HAPPENED,
+  notOurs: NOT_OURS,
+};
 
 /**
  * Makes `n` blind questions (one per planted case, two in three about the
@@ -246,7 +270,13 @@ export interface BlindQuery {
  *
  * @throws Error when a question shares more than one content word with its session.
  */
-export function makeBlind(h: History, n: number, neg: number, seed: number): BlindQuery[] {
+export function makeBlind(
+  h: History,
+  n: number,
+  neg: number,
+  seed: number,
+  t: BlindTables = BLIND,
+): BlindQuery[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const out: BlindQuery[] = [];
@@ -256,31 +286,31 @@ export function makeBlind(h: History, n: number, neg: number, seed: number): Bli
     [cases[i], cases[j]] = [cases[j], cases[i]];
   }
   for (const c of cases.slice(0, n)) {
-    const comp = pick(BLIND_COMPONENTS[c.component.noun]);
+    const comp = pick(t.components[c.component.noun]);
     let q: string;
-    if (r() < 2 / 3) q = fill(pick(BLIND_SYMPTOMS[c.symptom.word]), comp);
+    if (r() < 2 / 3) q = fill(pick(t.symptoms[c.symptom.word]), comp);
     else {
-      const x = fill(pick(BLIND_CAUSES[c.cause.word]), comp);
-      q = pick(CAUSE_FRAMES).replace("{x}", x);
+      const x = fill(pick(t.causes[c.cause.word]), comp);
+      q = pick(t.frames).replace("{x}", x);
     }
-    out.push({ kind: "blind", query: q, relevant: [c.session] });
+    out.push({ kind: t.kind, query: q, relevant: [c.session] });
   }
   // Near misses: a real component with a trouble that never happened, and a real trouble
   // on a component that does not exist.
   for (let i = 0; i < neg; i++) {
     if (i % 2 === 0) {
-      const noun = pick(Object.keys(BLIND_COMPONENTS));
+      const noun = pick(Object.keys(t.components));
       out.push({
-        kind: "blindneg",
-        query: fill(NEVER_HAPPENED[(i / 2) % NEVER_HAPPENED.length], pick(BLIND_COMPONENTS[noun])),
+        kind: t.neg,
+        query: fill(t.never[(i / 2) % t.never.length], pick(t.components[noun])),
         relevant: [],
       });
     } else {
-      const symptom = pick(Object.keys(BLIND_SYMPTOMS));
-      const comp = NOT_OURS[((i - 1) / 2) % NOT_OURS.length];
+      const symptom = pick(Object.keys(t.symptoms));
+      const comp = t.notOurs[((i - 1) / 2) % t.notOurs.length];
       out.push({
-        kind: "blindneg",
-        query: fill(pick(BLIND_SYMPTOMS[symptom]), comp),
+        kind: t.neg,
+        query: fill(pick(t.symptoms[symptom]), comp),
         relevant: [],
       });
     }
@@ -323,7 +353,7 @@ export function checkBlind(h: History, qs: BlindQuery[], cases: Case[]): void {
     }
     const bad: string[] = [];
     for (const q of qs) {
-      if (q.kind !== "blind") continue;
+      if (q.kind !== "blind" && q.kind !== "blind2") continue;
       const shared = sharedWith(db, rowOf.get(q.relevant[0])!, q.query);
       if (shared.length > 1) bad.push(`  ${JSON.stringify(q.query)} shares ${shared.join(", ")}`);
     }

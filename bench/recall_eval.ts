@@ -69,14 +69,16 @@ export function pct(xs: number[], p: number): number {
 
 /** The paraphrase kinds (questions in other words), left out of the overall row. */
 export const PARAPHRASE = (k: string): boolean =>
-  k === "paradev" || k === "paraphrase" || k === "blind";
+  k === "paradev" || k === "paraphrase" || k === "blind" || k === "blind2";
 
 /** Kinds whose queries have no relevant session (scored by "nothing matched" alone). */
 export const NEGATIVE = (k: string): boolean =>
-  k === "negative" || k === "nearmiss" || k === "blindneg" || k === "negatives";
+  k === "negative" || k === "nearmiss" || k === "blindneg" || k === "blind2neg" ||
+  k === "negatives";
 
 /** Kinds the `negatives` row counts: "nothing matched" is the right answer to every query. */
-export const MUST_FIND_NOTHING = (k: string): boolean => k === "negative" || k === "blindneg";
+export const MUST_FIND_NOTHING = (k: string): boolean =>
+  k === "negative" || k === "blindneg" || k === "blind2neg";
 
 /** Figures per kind, then the overall row over every other kind with relevant sessions. */
 export function figures(outcomes: QueryOutcome[]): KindFigures[] {

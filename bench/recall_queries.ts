@@ -33,6 +33,7 @@ import {
   SYMPTOMS,
 } from "./recall_world.ts";
 import { STOP_WORDS } from "../lib/query.ts";
+import { BLIND2 } from "./recall_blind2_tables.ts";
 import { makeBlind } from "./recall_blind.ts";
 
 /** The kinds of query the benchmark reports. */
@@ -50,6 +51,8 @@ export const KINDS = [
   "nearmiss",
   "blind",
   "blindneg",
+  "blind2",
+  "blind2neg",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -210,6 +213,8 @@ export function makeQueries(h: History, perKind: number, seed: number): Labelled
   }
   // At least 60 blind questions when the history has that many planted cases.
   out.push(...makeBlind(h, Math.max(60, 2 * perKind), perKind, seed + 101));
+  // The second blind set, written later by another hand (bench/recall_blind2.ts).
+  out.push(...makeBlind(h, Math.max(60, 2 * perKind), perKind, seed + 103, BLIND2));
   return out;
 }
 

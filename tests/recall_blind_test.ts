@@ -7,6 +7,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateHistory } from "../bench/gen_recall.ts";
 import { checkBlind, makeBlind } from "../bench/recall_blind.ts";
+import { BLIND2 } from "../bench/recall_blind2_tables.ts";
 import { tempDir } from "./_tmp.ts";
 
 Deno.test("blind questions share at most one word with their session when made from the bench's history", () => {
@@ -17,6 +18,19 @@ Deno.test("blind questions share at most one word with their session when made f
     assertEquals(qs.filter((q) => q.kind === "blind").length, 60);
     assertEquals(qs.filter((q) => q.kind === "blindneg").length, 30);
     assert(qs.filter((q) => q.kind === "blindneg").every((q) => q.relevant.length === 0));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the second blind set's questions share at most one word with their session too", () => {
+  const dir = tempDir("deja-blind-");
+  try {
+    const h = generateHistory(join(dir, "claude"), { targets: 120, distractors: 40, seed: 11 });
+    const qs = makeBlind(h, 60, 30, 14, BLIND2);
+    assertEquals(qs.filter((q) => q.kind === "blind2").length, 60);
+    assertEquals(qs.filter((q) => q.kind === "blind2neg").length, 30);
+    assert(qs.filter((q) => q.kind === "blind2neg").every((q) => q.relevant.length === 0));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
