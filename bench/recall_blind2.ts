@@ -28,7 +28,7 @@ export const BLIND2_COMPONENTS: Record<string, [string, string]> = {
   ],
   resizer: [
     "the piece that crops and downsizes pics",
-    "whatever turns huge camera shots into web-friendly dimensions",
+    "whatever turns huge camera shots into browser-friendly dimensions",
   ],
   email: ["the process behind newsletters and receipts", "what delivers stuff to folks' mailboxes"],
   billing: ["what debits paying members on a regular cycle", "the recurring dues collection"],
@@ -54,23 +54,26 @@ export const BLIND2_COMPONENTS: Record<string, [string, string]> = {
   ],
   gateway: [
     "the hub that stitches our backends together",
-    "the single entry all frontends talk to",
+    "the single doorway all frontends talk to",
   ],
   metrics: ["the plumbing behind our grafana charts", "how measurements travel into grafana"],
-  pdf: ["the acrobat download maker", "what lays out the paper-ready handouts"],
+  pdf: ["the acrobat download maker", "what arranges the paper-ready handouts"],
   daemon: [
     "the resident agent that keeps laptop contents twinned with the cloud",
     "the never-sleeping courier keeping laptops and cloud identical",
   ],
   invoice: [
-    "what spits out the paperwork companies pay against",
+    "what spits the paperwork companies pay against",
     "whatever drafts itemised statements for our buyers",
   ],
   cart: [
     "the bag icon with stuff you've picked",
     "what holds the merch someone means to buy later",
   ],
-  dashboard: ["the control room for our ops folks", "the management ui employees poke around in"],
+  dashboard: [
+    "the control room for our on-call folks",
+    "the management ui employees poke around in",
+  ],
   websocket: [
     "the persistent bidirectional pipe to browsers",
     "the channel browsers keep dangling for instant pings",
@@ -87,7 +90,7 @@ export const BLIND2_COMPONENTS: Record<string, [string, string]> = {
     "the stash of tiny pics shown in grids",
     "where postage-stamp pictures are kept around",
   ],
-  onboarding: ["the welcome tour for newcomers", "the hand-holding intro once someone signs up"],
+  onboarding: ["the welcome tour for newcomers", "the hand-holding intro once someone joins"],
   translation: ["the part fetching language packs", "what pulls in the french and german wording"],
   backup: ["our disaster-recovery dumps", "the routine that stashes a spare of everything offsite"],
   recommendation: [
@@ -99,40 +102,40 @@ export const BLIND2_COMPONENTS: Record<string, [string, string]> = {
 /** Two question templates per symptom `word`; `{c}` is where the component goes. */
 export const BLIND2_SYMPTOMS: Record<string, [string, string]> = {
   "502": [
-    "why is {c} coughing up five-oh-twos",
+    "why is {c} coughing five-oh-twos",
     "nothing behind the balancer answered for {c}, so browsers received a 5xx",
   ],
   timeout: [
-    "{c} can't keep pace once lots of folks show up at once",
+    "{c} can't keep pace once lots of folks arrive at once",
     "why does {c} take ages and then bail when it's busy",
   ],
   leak: ["{c} fattens hour by hour and finally topples", "why was {c} bloated by sunrise"],
   deadlock: [
-    "{c} gridlocks whenever structure upgrades roll out",
-    "why did {c} seize up mid-upgrade, two sides in a stalemate",
+    "{c} gridlocks whenever structure upgrades land",
+    "why did {c} seize mid-upgrade, two sides in a stalemate",
   ],
-  twice: ["why did {c} hit cards a second round", "{c} debited buyers once too often"],
+  twice: ["why did {c} hit cards an extra go", "{c} debited buyers once too often"],
   drops: [
     "why is {c} quietly swallowing stuff",
-    "some payloads handed to {c} never turn up and nothing complains",
+    "some payloads handed to {c} never arrive and nothing complains",
   ],
   stale: [
     "why does {c} display yesterday's figures",
-    "{c} kept presenting out-of-date stuff for hours",
+    "{c} kept presenting outdated stuff for hours",
   ],
-  crashes: ["why can't {c} even come alive", "{c} keels over the instant we bring it up"],
+  crashes: ["why can't {c} even come alive", "{c} keels over the instant we wake it"],
   hangs: ["{c} won't die when we ask it to", "why does {c} linger for ages after sigterm"],
   logout: [
-    "why does {c} keep kicking folks out at odd moments",
+    "why does {c} keep booting folks at odd moments",
     "folks are booted from {c} without warning",
   ],
-  blank: ["{c} comes up completely bare", "why do folks stare at a void where {c} should be"],
+  blank: ["{c} appears completely bare", "why do folks stare at a void where {c} should be"],
   rejects: [
     "why does {c} bounce perfectly legit bearer creds",
     "{c} turns away signed-in folks whose badge is fine",
   ],
   corrupts: [
-    "contents come out of {c} mangled",
+    "contents emerge from {c} mangled",
     "why is everything people hand {c} scrambled afterwards",
   ],
   timezone: [
@@ -143,13 +146,16 @@ export const BLIND2_SYMPTOMS: Record<string, [string, string]> = {
     "folks received an identical letter from {c}, then another",
     "why does {c} spam each recipient with clones",
   ],
-  cpu: ["{c} burns all the cores flat out", "why is {c} hogging the chip so the machine crawls"],
+  cpu: [
+    "{c} burns every processor at full tilt",
+    "why is {c} hogging the chip so the machine crawls",
+  ],
   nightly: [
     "why does the 2am automated compile choke on {c}",
-    "each morning the after-hours compile is broken by {c}",
+    "each morning the late-evening compile is broken by {c}",
   ],
-  totals: ["why don't the grand figures from {c} match reality", "{c} tallies stuff up badly"],
-  retry: ["why won't {c} ever give up and accept defeat", "{c} blows past the max attempts"],
+  totals: ["why don't the grand figures from {c} match reality", "{c} tallies stuff badly"],
+  retry: ["why won't {c} ever surrender and accept defeat", "{c} blows past the max attempts"],
   disk: ["{c} packs the drive to the brim", "why did {c} leave the machine with zero bytes free"],
 };
 
@@ -161,23 +167,23 @@ export const BLIND2_CAUSES: Record<string, [string, string]> = {
   ],
   index: [
     "lookups sorted by purchase date in {c} did full scans",
-    "the sql side had nothing to speed up sorting purchases by date",
+    "the sql side had nothing to hasten sorting purchases by date",
   ],
   race: [
     "simultaneous re-attempts inside {c} clobbered a row",
     "an interleaving bug where parallel re-attempts collided",
   ],
   cache: [
-    "{c} kept trusting memoised answers from before the structure shifted",
+    "{c} kept trusting memoised answers predating the structure shift",
     "the memoised lookups survived the restructure untouched",
   ],
   cron: [
     "the trigger in {c} followed the machine's wall clock rather than greenwich",
-    "the recurring trigger went by our region's hours, not coordinated universal",
+    "the recurring trigger went by our region's hours rather than coordinated universal",
   ],
   unbounded: [
-    "the backlog in {c} grew with no ceiling",
-    "the drainer hoarded everything it pulled, no max",
+    "the backlog in {c} grew without a ceiling",
+    "the drainer hoarded everything it pulled, without a max",
   ],
   serializer: [
     "{c} fired a separate sql lookup for each row",
@@ -197,7 +203,7 @@ export const BLIND2_CAUSES: Record<string, [string, string]> = {
   ],
   overflow: [
     "the tally in {c} went past two billion and flipped sign",
-    "the hit tally flipped negative after billions",
+    "the hit tally flipped negative past billions",
   ],
   await: [
     "{c} didn't pause for the async persist to finish",
@@ -208,12 +214,12 @@ export const BLIND2_CAUSES: Record<string, [string, string]> = {
     "in {c} entity A pulled in entity B, which pulled in entity A",
   ],
   environment: [
-    "the pod for {c} came up lacking an env knob",
+    "the pod for {c} arrived lacking an env knob",
     "nobody supplied the env knob {c} relies on",
   ],
   heartbeat: [
-    "keep-alive pings from {c} came too rarely, so the balancer hung up",
-    "the balancer cut quiet sockets before {c} bothered to ping",
+    "keep-alive pings from {c} came too rarely, so the balancer hung",
+    "the balancer cut quiet sockets ahead of {c} bothering to ping",
   ],
   rounding: [
     "decimal fuzz crept in when {c} turned dollars into euros",
@@ -239,7 +245,7 @@ export const BLIND2_CAUSES: Record<string, [string, string]> = {
 
 /** Frames around a cause description `{x}`. */
 export const BLIND2_CAUSE_FRAMES: string[] = [
-  "didn't we once figure out that {x}?",
+  "didn't we once learn that {x}?",
   "find the chat where we learned {x}",
   "what did we do when {x}?",
   "I recall a bug where {x} — which chat was that",
