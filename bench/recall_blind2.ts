@@ -71,7 +71,7 @@ export const BLIND2_COMPONENTS: Record<string, [string, string]> = {
     "what holds the merch someone means to buy later",
   ],
   dashboard: [
-    "the control room for our on-call folks",
+    "the control room for our pager-carrying folks",
     "the management ui employees poke around in",
   ],
   websocket: [
