@@ -134,7 +134,15 @@ export interface SearchData {
    * When a query with a quoted phrase matched nothing: the query without its quotes, how
    * many sessions it matches (more than none), and the common words that search left out.
    */
-  unquoted?: { query: string; sessions: number; common?: string[] };
+  unquoted?: {
+    query: string;
+    sessions: number;
+    common?: string[];
+    /** No session holds every word: the sessions are the nearest by relevance. */
+    nearest?: boolean;
+    /** The query's quoted phrases alone (beside words no session holding them holds). */
+    phrases?: { query: string; sessions: number };
+  };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -377,9 +385,28 @@ export async function searchData(
     // Common words left out beside two words or more searched are named in the hint (trial
     // 118 F3: `"fix my kubernets yaml files"` was offered nothing, `my` being left out).
     const common = loose ? commonLeftOut(loose) : undefined;
-    if (loose && !loose.nothingMatched && loose.total && common) {
-      unquoted = { query, sessions: loose.total, ...(common.length ? { common } : {}) };
-    }
+    // A phrase beside words no session holds with it (trial 125 F4: `pick "No recurring
+    // charges found"` said nothing more): what the phrases alone find, and the words
+    // without quotes even when they match only by relevance.
+    const parts = parseQuery(args.query).parts;
+    const beside = parts.some((p) => p.quoted) &&
+      parts.some((p) => !p.quoted && p.tokens.some((t) => !STOP_WORDS.has(t)));
+    const phrased = beside
+      ? parts.filter((p) => p.quoted).map((p) => `"${p.tokens.join(" ")}"`).join(" ")
+      : "";
+    const alone = phrased ? search(store, phrased, { ...opts, limit: 1 }) : undefined;
+    const phrases = alone && !alone.nothingMatched && alone.total
+      ? { query: phrased, sessions: alone.total }
+      : undefined;
+    if (loose && (!loose.nothingMatched || beside) && loose.total && common) {
+      unquoted = {
+        query,
+        sessions: loose.total,
+        ...(common.length ? { common } : {}),
+        ...(loose.nothingMatched ? { nearest: true } : {}),
+        ...(phrases ? { phrases } : {}),
+      };
+    } else if (phrases) unquoted = { query, sessions: 0, phrases };
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
   // and never said that `banana` is in no session while `simple greeting` names 5 titles).

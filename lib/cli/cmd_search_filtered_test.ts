@@ -230,3 +230,27 @@ Deno.test("a phrase's words unquoted are offered when only common words are left
     ix.cleanup();
   }
 });
+
+// Trial 125 F4: `pick "No recurring charges found"` (a phrase beside a word no session holds
+// with it) said nothing more than "nothing matched": what the phrase alone and the words
+// without quotes find are named.
+Deno.test("a phrase beside words no session holds with it names what the phrase and the words find", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(['wombat "flaky websocket"']), pipe.io), 1);
+    assertStringIncludes(
+      pipe.err(),
+      `hint: the quoted phrase alone matches 1 session: deja '"flaky websocket"'\n`,
+    );
+    const none = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(['wombat "websocket flaky"']), none.io), 1);
+    assertStringIncludes(
+      none.err(),
+      "hint: the words without quotes match no session whole; by relevance 1 session: " +
+        "deja wombat websocket flaky\n",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

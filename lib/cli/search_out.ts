@@ -290,10 +290,26 @@ function changedHint(io: IO, changed: SearchData["changed"]): void {
 /** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
 function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
-  const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
-  const words = /^[\w .-]+$/.test(u.query) ? u.query : `'${u.query.replaceAll("'", "'\\''")}'`;
+  const count = (n: number) => n === 1 ? "1 session" : `${n} sessions`;
+  const typed = (q: string) => /^[\w .-]+$/.test(q) ? q : `'${q.replaceAll("'", "'\\''")}'`;
+  if (u.phrases) {
+    const them = u.phrases.query.split('" "').length > 1 ? "phrases" : "phrase";
+    io.err(
+      `hint: the quoted ${them} alone match${them === "phrase" ? "es" : ""} ` +
+        `${count(u.phrases.sessions)}: deja ${typed(u.phrases.query)}\n`,
+    );
+  }
+  if (!u.sessions) return;
   const left = u.common?.length ? ` (left out as too common: ${u.common.join(", ")})` : "";
-  io.err(`hint: the words without quotes match ${n}${left}: deja ${words}\n`);
+  io.err(
+    u.nearest
+      ? `hint: the words without quotes match no session whole; by relevance ${
+        count(u.sessions)
+      }${left}: deja ${typed(u.query)}\n`
+      : `hint: the words without quotes match ${count(u.sessions)}${left}: deja ${
+        typed(u.query)
+      }\n`,
+  );
 }
 
 function jsonOf(

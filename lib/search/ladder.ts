@@ -235,7 +235,11 @@ export function ladder(
     return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
   }
   const nothing = fixes ? { ...none, fixes } : none;
-  if (parsed.parts.some((p) => p.quoted)) return nothing;
+  if (parsed.parts.some((p) => p.quoted)) {
+    return ph?.size && !ABLATE.phraseRelevance
+      ? phraseRelevance(stats, parsed, query, f, rootOf, ph) ?? nothing
+      : nothing;
+  }
   // Ranked by relevance as spelt right, when every word the history lacks has a spelling
   // (trial 16: `… backgrund back without changing the paddng`, its typos dropped as unknown
   // words, ranked by the rest alone).
@@ -351,6 +355,44 @@ export function relevanceOf(
 ) {
   const words = [...new Set(parsed.parts.filter((p) => !p.quoted).flatMap((p) => p.tokens))];
   return relevance(stats, words, f, rootOf, query);
+}
+
+/**
+ * A query of quoted phrases and words that no session holds together, ranked by relevance
+ * over all its words (a phrase's stop words left out) among the sessions holding every
+ * phrase contiguously (`phrased`, {@link withPhrases}): a session lacking a phrase is never
+ * listed (trial 125 F4: a prompt typed back with a quoted message and one word changed,
+ * `… I pick a budget … "No recurring charges found. …"` for "… I select …", matched nothing
+ * although a session holds the message verbatim). Undefined when no phrase holder has
+ * enough of the words (lib/search/relevance.ts: two, or the rarest).
+ */
+function phraseRelevance(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+  phrased: Set<number>,
+): LadderResult | undefined {
+  const words = [
+    ...new Set(
+      parsed.parts.flatMap((p) => p.quoted ? p.tokens.filter((t) => !STOP_WORDS.has(t)) : p.tokens),
+    ),
+  ];
+  const rel = relevance(stats, words, f, rootOf, query);
+  for (const id of rel.scores.keys()) if (!phrased.has(id)) rel.scores.delete(id);
+  if (!rel.scores.size) return undefined;
+  const { scores, alts, weights, counts, coord, phraseWords } = rel;
+  return {
+    tier: "relevance",
+    scores,
+    alts,
+    weights,
+    counts,
+    changes: [],
+    ...(coord ? { coord } : {}),
+    ...(phraseWords.size ? { phraseWords } : {}),
+  };
 }
 
 /**

@@ -169,6 +169,11 @@ export const ABLATE = {
    * words of the group words sharing its stem (`archival` -> `archive`, lib/search/related.ts).
    */
   derived: false,
+  /**
+   * A quoted phrase beside words no session holds together finds nothing, not the phrase's
+   * holders ranked by relevance (lib/search/ladder.ts `phraseRelevance`).
+   */
+  phraseRelevance: false,
   /** A query held verbatim as a phrase does not rank its sessions first (lib/search/verbatim.ts). */
   verbatim: false,
 };
