@@ -78,3 +78,38 @@ Deno.test("a word held nowhere beside a corrected one: the correction is never c
     ix.cleanup();
   }
 });
+
+const TODO: MemSession[] = [
+  { id: "s-todo", events: [["user", "la todolist est a jour?"], ["assistant", "Oui, a jour."]] },
+  {
+    id: "s-app",
+    events: [["user", "the todolist app keeps the jar file open"], ["assistant", "Closed it."]],
+  },
+  { id: "s-jour", events: [["user", "bonjour, le jour de la release"], ["assistant", "Salut."]] },
+];
+
+Deno.test("two typos, one a three-letter word missing a letter, are corrected together", async () => {
+  await withMemIndex(TODO, (s) => {
+    // Trial 125 F3: `todolst jur` found nothing, "'jur' is in no searchable text", where
+    // `todolist jur` and `todolst jour` were each corrected.
+    for (const q of ["todolst jur", "todolist jur", "todolst jour"]) {
+      const r = search(s, q);
+      assertEquals(r.results.map((x) => x.id), ["s-todo"], `${q}: ${r.tier}`);
+      assertEquals(r.tier, "close", `${q}: ${JSON.stringify(r.changes)}`);
+    }
+    const r = search(s, "todolst jur");
+    assertEquals(r.changes.map((c) => c.from), ["todolst", "jur"]);
+    // A short word beside a typo is read only swapped or missing a letter (`jxr` is no `jar`),
+    // and the two corrections meet in one event or match nothing.
+    assertEquals(search(s, "todolst jxr").results.map((x) => x.id), []);
+    assertEquals(search(s, "todolst bonjur").results.map((x) => x.id), []);
+  });
+  const ix = await memIndex(TODO);
+  try {
+    const r = await runMain(ix.env, ["todolst", "jur"]);
+    assertEquals(r.code, 0, r.err);
+    assert(!r.err.includes("'jur'"), r.err);
+  } finally {
+    ix.cleanup();
+  }
+});
