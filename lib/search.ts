@@ -497,11 +497,17 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // a title holds beside the misspelt one).
   // Or in the forms the tier read (`waybar backgrounds`, trial 15).
   const tierFixes = tier === "close" || tier === "stemmed" ? changes : undefined;
+  // Every word the ladder corrected or read in its forms, not only the spellings some event
+  // confirms: a title holding them all confirms them itself (trial 125 F2: `backfil loadng
+  // state bug` looked for "Backfill Loading State Bug" with `loadng` corrected and `backfil`,
+  // a word cut short, as typed, and ranked by relevance, exit 1).
+  const unconfirmed = lad.fixes?.length
+    ? [...lad.fixes, ...(lad.spelt ?? []).filter((x) => !lad.fixes!.some((y) => y.from === x.from))]
+    : undefined;
   const fixes = tierFixes ??
-    lad.spelt ??
     (!ABLATE.spelt && (tier === "relevance" || tier === "none")
-      ? lad.fixes ?? spellingFixes(stats, parsed.parts)
-      : undefined);
+      ? unconfirmed ?? lad.spelt ?? lad.fixes ?? spellingFixes(stats, parsed.parts)
+      : lad.spelt);
   const title = titledOrSpelt(store, parsed, f, rootOf, fixes);
   // A title holding none of the words as typed, only other forms of each, is no title match
   // beside events holding them as typed (trial 21: `crashes` put first, tagged a title hit, a
@@ -636,7 +642,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes = lad.spelt.map((x) => ({ from: x.from, to: x.spelt ? [x.to[0]] : x.to }));
   }
   // Matched once words were spelt right (a long query's, or a title's): named after them.
-  const spelt = lad.spelt ?? (title.spelt && !tierFixes ? fixes : undefined);
+  const spelt = title.spelt && !tierFixes ? fixes : lad.spelt;
   let respelt: string[] | undefined;
   if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
     // A corrected word's own forms are named with it (`conected → connected, connection`).

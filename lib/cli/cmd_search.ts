@@ -373,7 +373,7 @@ export async function searchData(
       .some((t) => !STOP_WORDS.has(t) && unexplained(stats, t));
   const shortened = result.nothingMatched && unheld() ? Q.sourcesShortened.get(store, {})!.n : 0;
   const nearOn = result.tier === "relevance" && !args.regex
-    ? nearestOn(stats, args.query)
+    ? nearestOn(stats, args.query, result.changes)
     : undefined;
   let unquoted: SearchData["unquoted"];
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
@@ -532,11 +532,19 @@ async function snippetNoteIds(res: SearchResult, env: IO["env"]): Promise<Map<st
  * alone. (Trial 107 F2: `forgejo crashing` said "'crashing' is in no session" of a word a
  * title holds, whose form `crash` ranked the session listed.)
  */
-function nearestOn(stats: TermStats, query: string): SearchData["nearOn"] {
+function nearestOn(
+  stats: TermStats,
+  query: string,
+  /** The spellings the search read (`developr → developer`): ranked on, never in no session. */
+  spelt: ReadonlyArray<{ from: string; to: string[] }> = [],
+): SearchData["nearOn"] {
+  // Trial 125 F2: "read as spelt: developr → developer", then "ranked on 'role', 'error'
+  // alone: 'ollma', 'developr' are in no session".
+  const read = new Map(spelt.filter((c) => c.to.length).map((c) => [c.from, c.to[0]]));
   const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t));
-  const nowhere = words.filter((t) => !heldAnywhere(stats, t));
-  const held = words.filter((t) => !nowhere.includes(t));
-  return held.length && nowhere.length ? { held, nowhere } : undefined;
+  const nowhere = words.filter((t) => !read.has(t) && !heldAnywhere(stats, t));
+  const held = words.filter((t) => !nowhere.includes(t)).map((t) => read.get(t) ?? t);
+  return held.length && nowhere.length ? { held: [...new Set(held)], nowhere } : undefined;
 }
 
 /**

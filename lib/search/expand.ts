@@ -13,9 +13,10 @@
  *   other terms; each word resolved on its own, so a misspelt word and a cut
  *   one meet (`flexbx recurrin`), and several misspelt words each find their
  *   fixes, kept where an event holds them together (`telgram fixx`). A
- *   three-letter word beside a word the history holds is read as two letters
- *   swapped or one left out (`telegram bto` -> `bot`) when the substring tier
- *   found nothing with it (`btop`).
+ *   three-letter word beside a word the history holds, or beside a typo of one
+ *   (`todolst jur` -> `todolist jour`, kept only where an event holds both), is
+ *   read as two letters swapped or one left out (`telegram bto` -> `bot`) when
+ *   the substring tier found nothing with it (`btop`).
  *
  * A tier is declined (null) when it cannot match: a term with nothing to
  * match, no term widened beyond the previous tier, or (substring and close
@@ -479,14 +480,33 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
 /**
  * True when the close tier guesses a spelling for `word` (not indexed, no digit ({@link hasDigits})): 4+ letters,
  * or three beside a word the history holds (`telegram bto` -> `bot`; `bto` alone is left to
- * the substring tier first), or three whose two neighbouring letters swapped spell an indexed
+ * the substring tier first) or beside a typo of one ({@link besideTypo}: `todolst jur` ->
+ * `todolist jour`), or three whose two neighbouring letters swapped spell an indexed
  * word (`pfd` -> `pdf`, one edit however short the word).
  */
 function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string): boolean {
   if (hasDigits(word) || word.length < 3) return false;
   // A common English word is the word meant (`kitten` is no `bitten`: lib/search/english.ts).
   if (!ABLATE.english && isEnglish(word)) return false;
-  return word.length >= 4 || anchored(stats, terms, t) || swapFixes(stats, word).length > 0;
+  return word.length >= 4 || anchored(stats, terms, t) || swapFixes(stats, word).length > 0 ||
+    besideTypo(stats, terms, t);
+}
+
+/**
+ * True when another term than `t` is a word of 4+ letters the history lacks that the close
+ * tier corrects (a close spelling, or the start of a held word): a three-letter word beside
+ * it is guessed too, the two corrections kept only where one event holds them together
+ * (trial 125 F3: `todolst jur` found nothing, where `todolist jur` and `todolst jour` were
+ * each corrected: only a word held as typed let `jur` be read as `jour`).
+ */
+function besideTypo(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
+  return terms.some((o) => {
+    if (o === t || o.quoted || o.tokens.length !== 1) return false;
+    const w = o.tokens[0];
+    if (w.length < 4 || hasDigits(w) || stats.docs(w) > 0) return false;
+    if (!ABLATE.english && isEnglish(w)) return false;
+    return completions(stats, w).length > 0 || spellings(stats, w, false).length > 0;
+  });
 }
 
 /** Indexed words that are `word` with two neighbouring letters swapped (`pfd` -> `pdf`). */
@@ -698,6 +718,8 @@ export function expand(
   let weak = 0;
   /** At the close tier: words read inside longer words, as the substring tier reads them. */
   let fragments = 0;
+  /** At the close tier: three-letter words spelt as a held word swapped or missing a letter. */
+  const tinyGuessed = new Set<QueryTerm>();
   for (let ti = 0; ti < terms.length; ti++) {
     const t = terms[ti];
     // A contraction is one word spelt with or without its apostrophe (`didnt`, `didn't`): as
@@ -798,6 +820,7 @@ export function expand(
         : stats.titleNear(word, word.length >= 8 ? 2 : 1)
           .filter((w) => !short || swapped(word, w));
       list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w))];
+      if (tiny && list.length) tinyGuessed.add(t);
       if (!cut.length) guesses++;
       if (!cut.length && !picked.some((w) => swapped(word, w))) weak++;
     }
@@ -901,7 +924,7 @@ export function expand(
   ) {
     const guessable = (tier === "close" || tier === "substring") && terms.length <= 4 &&
       terms.every((t) =>
-        stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4 ||
+        stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4 || tinyGuessed.has(t) ||
         (t.tokens.length === 1 && !t.quoted && swapFixes(stats, t.tokens[0]).length > 0)
       );
     if (!guessable) return null;
