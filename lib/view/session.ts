@@ -90,8 +90,9 @@ export function sessionPage(
     s,
     modelPath(Q.modelChanges.all(ctx.store, { session: s.id }).map((r) => r.model)),
   );
+  const described = describeSession(ctx.store, s);
   const head = htm`
-    <h1>${describeSession(ctx.store, s) ?? "(untitled)"}</h1>
+    <h1>${described ?? "(untitled)"}</h1>
     <div
       class="sub">${badge(s.harness)} ${
     s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
@@ -120,7 +121,8 @@ export function sessionPage(
     <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
   `;
   return page(ctx, {
-    title: s.title || s.native_id,
+    // The heading's words, not the bare id of a session its harness gave no title (trial 126 F7).
+    title: described ?? s.native_id,
     nav: "",
     body: htm`${head}${pager}${transcript(ctx, s, s.native_id, 0, range)}${pager}${
       range.to > last ? ending(ctx, s) : ""
