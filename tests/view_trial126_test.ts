@@ -34,3 +34,44 @@ Deno.test("view names a session's tab as its heading, not by its bare id", async
   assert(!title.includes("66db2ce0"), title);
   assertStringIncludes(html, "<h1>is github copilot chat similar to continue</h1>");
 });
+
+/** The page's stretch of event `seq`'s card, up to the next event's anchor. */
+function card(html: string, seq: number): string {
+  return new RegExp(`id="e${seq}"[^]*?(?=<div class="ev|$)`).exec(html)?.[0] ?? "";
+}
+
+// Trial 126 F5: a shell call Crush refused (its pieces joined, parsers/crush.ts) showed its raw
+// argument object, where `deja show` prints `$ command` marked not run.
+Deno.test("view draws a shell call that never ran as its command, marked not run", async () => {
+  const html = await pageOf([{
+    id: "sess-notrun",
+    project: "/home/dev/k3s",
+    at: AT,
+    events: [
+      ["user", "why does forgejo crash"],
+      {
+        kind: "tool_call",
+        text: "$ kubectl version --short; kubectl get pods -A",
+        tool: {
+          name: "bash",
+          id: "c0",
+          input: { command: "kubectl version --short; kubectl get pods -A", timeout: 120000 },
+        },
+        time: AT + 60e3,
+      },
+      {
+        kind: "tool_result",
+        text: "Not run: invalid parameters",
+        result: { callId: "c0", isError: true, notRun: true },
+        time: AT + 61e3,
+      },
+    ],
+  }], "sess-notrun");
+  const call = card(html, 1);
+  assertStringIncludes(
+    call,
+    '<pre class="cmd">$ kubectl version --short; kubectl get pods -A</pre>',
+  );
+  assert(!call.includes("&quot;timeout&quot;"), call);
+  assertStringIncludes(call, "not run");
+});

@@ -371,6 +371,9 @@ function callBody(e: EventRow, x: Extras): Html {
       );
     } else parts.push(htm`<div class="path">read ${t.path}</div>`);
   }
+  // A shell call with no run (one Crush refused: no command was derived) reads as its indexed
+  // `$ command`, as `deja show` prints it, not as its raw arguments (trial 126 F5).
+  if (!parts.length && e.text.startsWith("$ ")) parts.push(htm`<pre class="cmd">${e.text}</pre>`);
   if (!parts.length) {
     const args = pretty(e.data) ?? e.text;
     parts.push(folded(args, "pre"));
