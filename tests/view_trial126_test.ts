@@ -2,7 +2,7 @@
  * `deja view`'s session page against what trial 126 found: the tab titled as the heading, a
  * shell call that never ran drawn as its command, a failed edit marked as `deja show` marks it.
  */
-import { assert, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
 import { sessionPage } from "../lib/view/session.ts";
 
@@ -74,4 +74,36 @@ Deno.test("view draws a shell call that never ran as its command, marked not run
   );
   assert(!call.includes("&quot;timeout&quot;"), call);
   assertStringIncludes(call, "not run");
+});
+
+// Trial 126 F6: a failed edit read "failed" three times (after its path, under its diff, on its
+// output) where `deja show` marks the call once and its result once.
+Deno.test("view marks a failed edit once on the call and once on its result", async () => {
+  const path = "/home/dev/k3s/image-repository.yaml";
+  const html = await pageOf([{
+    id: "sess-edit",
+    project: "/home/dev/k3s",
+    at: AT,
+    events: [
+      ["user", "pin the image"],
+      {
+        kind: "tool_call",
+        text: "",
+        tool: { name: "edit", id: "e1", edits: [{ path, old: "tag: 1", new: "tag: 2" }] },
+        time: AT + 60e3,
+      },
+      {
+        kind: "tool_result",
+        text: "old_string not found in file",
+        result: { callId: "e1", isError: true },
+        time: AT + 61e3,
+      },
+    ],
+  }], "sess-edit");
+  const call = card(html, 1);
+  assertStringIncludes(call, `edit ${path}`);
+  assertStringIncludes(call, '<pre class="diff">');
+  const marks = [...call.matchAll(/<span class="st st-([a-z_]+)">([^<]*)<\/span>/g)]
+    .map((m) => m[2]);
+  assertEquals(marks, ["✗ failed", "✗ failed"]);
 });

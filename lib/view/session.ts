@@ -359,8 +359,14 @@ function callBody(e: EventRow, x: Extras): Html {
       }`,
     );
   }
+  // Any other tool's call: failed (or never run) when its result says so.
+  const said = !x.command && x.status ? statusWords(x.status, e.kind) : null;
   for (const t of x.touches) {
-    const failed = t.failed ? htm` <span class="st st-failed">failed</span>` : "";
+    // Said by its path only when the call is not marked below (trial 126 F6: a failed edit read
+    // "failed" three times, by its path, under its diff and on its output).
+    const failed = t.failed && !x.command && !said
+      ? htm` <span class="st st-failed">failed</span>`
+      : "";
     if (t.op === "edit") {
       parts.push(
         htm`<div class="path">edit ${t.path}${failed}</div>${diff(t.old ?? "", t.new ?? "")}`,
@@ -378,8 +384,6 @@ function callBody(e: EventRow, x: Extras): Html {
     const args = pretty(e.data) ?? e.text;
     parts.push(folded(args, "pre"));
   }
-  // Any other tool's call: failed (or never run) when its result says so.
-  const said = !x.command && x.status ? statusWords(x.status, e.kind) : null;
   if (said) parts.push(mark(said.tone, said.words));
   return htm`${parts}`;
 }
