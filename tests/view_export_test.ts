@@ -197,3 +197,39 @@ Deno.test("view --out refuses a directory that holds files unless --force", asyn
     idx.cleanup();
   }
 });
+
+Deno.test("view --out --force removes the pages an earlier export wrote there, and keeps and names other files", async () => {
+  const idx = await fixture();
+  try {
+    const out = join(idx.dir, "shared");
+    assertEquals((await run(idx.env, ["--out", out, "--project", "dev/app"])).code, 0);
+    const first = readdirSync(out).filter((f) => f.startsWith("session-"));
+    assertEquals(first.length, 3);
+    // The user's own files: one of theirs, one named like a page but not listed by an export.
+    writeFileSync(join(out, "notes.txt"), "mine");
+    writeFileSync(join(out, "session-0123456789ab.html"), "<p>mine</p>");
+    // Trial 126 F2: another project's export over it left the first project's pages beside it.
+    const r = await run(idx.env, ["--out", out, "sess-elsewhere", "--force"]);
+    assertEquals(r.code, 0, r.err);
+    const now = readdirSync(out).sort();
+    for (const f of first) assert(!now.includes(f), `${f} of the earlier export is left`);
+    assert(!now.some((f) => f.startsWith("blame-")), now.join(" "));
+    assertEquals(readFileSync(join(out, "notes.txt"), "utf8"), "mine");
+    assertEquals(readFileSync(join(out, "session-0123456789ab.html"), "utf8"), "<p>mine</p>");
+    const pages = now.filter((f) => f.endsWith(".html") && f !== "session-0123456789ab.html");
+    assertEquals(pages, ["index.html"]);
+    assert(!readFileSync(join(out, "index.html"), "utf8").includes("websocket"));
+    assertStringIncludes(r.out, "removed 4 pages an earlier export wrote here");
+    assertStringIncludes(
+      r.out,
+      "kept 2 files this export did not write: notes.txt, session-0123456789ab.html",
+    );
+    const j = JSON.parse(
+      (await run(idx.env, ["--out", out, "sess-main", "--force", "--json"])).out,
+    );
+    assertEquals(j.removed, []);
+    assertEquals(j.kept, ["notes.txt", "session-0123456789ab.html"]);
+  } finally {
+    idx.cleanup();
+  }
+});

@@ -221,7 +221,22 @@ export function exportText(res: ExportResult, io: Pick<IO, "env">): string {
       ? `masked ${res.masked} more ${res.masked === 1 ? "secret" : "secrets"} while writing (${
         kinds.map(([k, n]) => `${k} ${n}`).join(", ")
       })\n`
-      : "masked nothing more while writing (the index was redacted when it was built)\n");
+      : "masked nothing more while writing (the index was redacted when it was built)\n") +
+    leftText(res);
+}
+
+/** What was in the directory before: an earlier export's pages removed, other files kept. */
+function leftText(res: ExportResult): string {
+  const names = (l: string[]) => l.slice(0, 5).join(", ") + (l.length > 5 ? ", …" : "");
+  const n = res.removed.length, k = res.kept.length;
+  return (n
+    ? `removed ${n} ${n === 1 ? "page" : "pages"} an earlier export wrote here that this one ` +
+      `does not: ${names(res.removed)}\n`
+    : "") +
+    (k
+      ? `kept ${k} ${k === 1 ? "file" : "files"} this export did not write: ${names(res.kept)}` +
+        ` (publishing the directory publishes ${k === 1 ? "it" : "them"} too)\n`
+      : "");
 }
 
 async function runView(a: Args, io: IO): Promise<number> {

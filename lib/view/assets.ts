@@ -105,7 +105,8 @@ td[data-l]::after{content:" " attr(data-l)}}
  * searched "docker deskp", the keys typed while a new page loaded lost); Back reloads. The
  * address holds the words and the filters, and a filter changed searches the words in the box
  * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
- * address).
+ * address). A page shown again from the back/forward cache resets its filters to those its rows
+ * were drawn with (trial 126 F1: they kept the choice that had left the page).
  */
 export const JS = `
 (function(){
@@ -156,6 +157,7 @@ function bindFilters(){document.querySelectorAll('form.filters select, form.filt
       else{if(h)h.remove();f.action=base+'/';}}
     f.submit();});});}
 bindFilters();
+window.addEventListener('pageshow',function(e){if(e.persisted)document.querySelectorAll('form.filters').forEach(function(f){f.reset();});});
 function mark(el,text){var m=el.querySelector('mark.hl');if(m||!text)return m;text=text.toLowerCase();
   var w=document.createTreeWalker(el,NodeFilter.SHOW_TEXT);
   for(var n=w.nextNode();n;n=w.nextNode()){var i=n.nodeValue.toLowerCase().indexOf(text);if(i<0)continue;

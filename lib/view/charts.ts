@@ -25,8 +25,8 @@ function midnight(ms: number): number {
 
 /**
  * A heat map of the last `weeks` weeks ending today: one square per day,
- * darker for more sessions (`perDay`: the sessions active that day), a column
- * per week, Monday on top.
+ * darker for more sessions (`perDay`: the sessions active that day; the darkest
+ * is the busiest day drawn), a column per week, Monday on top.
  */
 export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): Html {
   const cell = 13;
@@ -35,7 +35,15 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
   const today = midnight(now);
   const dow = (new Date(today).getDay() + 6) % 7; // Monday 0
   const start = today - (dow + (weeks - 1) * 7) * DAY;
-  const max = Math.max(1, ...perDay.values());
+  // The shades are scaled to the days drawn: a busier day before them made every day drawn
+  // the palest shade (trial 126 F3).
+  const drawn: string[] = [];
+  for (let i = 0; i < weeks * 7; i++) {
+    const date = new Date(start);
+    date.setDate(date.getDate() + i);
+    if (date.getTime() <= today) drawn.push(dayKey(date.getTime()));
+  }
+  const max = Math.max(1, ...drawn.map((k) => perDay.get(k) ?? 0));
   const rects: Html[] = [];
   const months: Html[] = [];
   let lastMonth = -1;

@@ -8,9 +8,24 @@
  * attribute value written: the index was redacted when it was built, and a
  * rule added since then still masks what it knows; the masks are counted.
  *
+ * Every export lists the files it wrote in {@link MANIFEST}. With `force`, the
+ * pages a previous export listed there that this one does not write are
+ * removed (another project's sessions would otherwise stay beside the new ones
+ * and be published with them, trial 126 F2); any other file already there is
+ * kept and named, never removed.
+ *
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import type { Env } from "../../core/model.ts";
@@ -49,11 +64,24 @@ export interface ExportResult {
   /** Every file written, relative to `out`, in the order written. */
   files: string[];
   pages: number;
+  /**
+   * Pages a previous export wrote to `out` (listed in its {@link MANIFEST}) that this one
+   * does not write: removed.
+   */
+  removed: string[];
+  /** Files already in `out` that this export neither wrote nor removed: kept, not deja's. */
+  kept: string[];
   /** Secrets masked while writing, per kind. */
   redacted: RedactionCounts;
   /** Their sum. */
   masked: number;
 }
+
+/** The file, in the directory written, listing the files an export wrote (one a line). */
+export const MANIFEST = ".deja-export";
+
+/** The names of the pages an export writes beside `index.html`: only these are ever removed. */
+const PAGE_FILE = /^(?:session|blame)-[0-9a-f]{12}\.html$/;
 
 /** The base links are rendered with; it never reaches a file (every link is rewritten). */
 const BASE = "/deja-export";
@@ -73,27 +101,33 @@ interface Planned {
  */
 export function exportView(o: ExportOptions): ExportResult {
   checkOut(o.out, o.force === true);
+  const before = existsSync(o.out) ? readdirSync(o.out) : [];
   const ctx: ViewCtx = { base: BASE, store: o.store, env: o.env, now: o.now, static: true };
   const plan = "project" in o.target
     ? projectPlan(ctx, o.target.project)
     : sessionPlan(ctx, o.target.session);
-  const files = new Map(plan.map((p) => [p.key, p.file]));
+  const fileOf = new Map(plan.map((p) => [p.key, p.file]));
   const counts: RedactionCounts = {};
   mkdirSync(o.out, { recursive: true });
   const written: string[] = [];
   for (const p of plan) {
     const html = p.render();
     if (html === null) continue;
-    writeFileSync(join(o.out, p.file), rewrite(html, files, counts));
+    writeFileSync(join(o.out, p.file), rewrite(html, fileOf, counts));
     written.push(p.file);
   }
   writeFileSync(join(o.out, "app.css"), CSS);
   writeFileSync(join(o.out, "app.js"), JS);
+  const files = [...written, "app.css", "app.js"];
+  const { removed, kept } = clearStale(o.out, before, new Set(files));
+  writeFileSync(join(o.out, MANIFEST), files.join("\n") + "\n");
   return {
     out: o.out,
     index: join(o.out, "index.html"),
-    files: [...written, "app.css", "app.js"],
+    files,
     pages: written.length,
+    removed,
+    kept,
     redacted: counts,
     masked: Object.values(counts).reduce((a, b) => a + b, 0),
   };
@@ -107,9 +141,43 @@ function checkOut(out: string, force: boolean): void {
   if (!force && readdirSync(out).length) {
     throw new DejaError(
       `${out} is not empty`,
-      "name a new or empty directory, or add --force to write over same-named files",
+      "name a new or empty directory, or add --force to write into it (an earlier export's pages " +
+        "are replaced, other files kept and named)",
       2,
     );
+  }
+}
+
+/**
+ * Removes from `out` the pages a previous export listed in its manifest that this one did
+ * not write (`written`); names every other file that was there before (`before`) and is
+ * neither written nor removed.
+ */
+function clearStale(
+  out: string,
+  before: string[],
+  written: Set<string>,
+): { removed: string[]; kept: string[] } {
+  const listed = new Set(readManifest(out));
+  const removed: string[] = [];
+  const kept: string[] = [];
+  for (const name of before.sort()) {
+    if (written.has(name) || name === MANIFEST) continue;
+    const path = join(out, name);
+    if (listed.has(name) && PAGE_FILE.test(name) && lstatSync(path).isFile()) {
+      unlinkSync(path);
+      removed.push(name);
+    } else kept.push(name);
+  }
+  return { removed, kept };
+}
+
+/** The files the previous export to `out` listed; none when it left no manifest. */
+function readManifest(out: string): string[] {
+  try {
+    return readFileSync(join(out, MANIFEST), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
   }
 }
 

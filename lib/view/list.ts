@@ -93,9 +93,11 @@ export function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
   if (f.project && !topProjects.some(([p]) => p === f.project)) {
     topProjects.push([f.project, projects.get(f.project) ?? 0]);
   }
-  return htm`<form class="filters" method="get" action="${ctx.base}${query ? "/search" : "/"}">${
-    query ? htm`<input type="hidden" name="q" value="${query}">` : ""
-  }
+  // autocomplete="off": Back put the later page's choices on this form, over rows of its own
+  // filter (trial 126 F1; app.js also resets it when a page comes back from the cache).
+  return htm`<form class="filters" method="get" autocomplete="off" action="${ctx.base}${
+    query ? "/search" : "/"
+  }">${query ? htm`<input type="hidden" name="q" value="${query}">` : ""}
 <select name="harness" aria-label="harness">${opt("", "every harness", !f.harness)}${
     [...harnesses].sort().map(([h, n]) => opt(h, `${h} (${n})`, f.harness === h))
   }</select>

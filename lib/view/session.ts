@@ -90,8 +90,9 @@ export function sessionPage(
     s,
     modelPath(Q.modelChanges.all(ctx.store, { session: s.id }).map((r) => r.model)),
   );
+  const described = describeSession(ctx.store, s);
   const head = htm`
-    <h1>${describeSession(ctx.store, s) ?? "(untitled)"}</h1>
+    <h1>${described ?? "(untitled)"}</h1>
     <div
       class="sub">${badge(s.harness)} ${
     s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
@@ -120,7 +121,8 @@ export function sessionPage(
     <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
   `;
   return page(ctx, {
-    title: s.title || s.native_id,
+    // The heading's words, not the bare id of a session its harness gave no title (trial 126 F7).
+    title: described ?? s.native_id,
     nav: "",
     body: htm`${head}${pager}${transcript(ctx, s, s.native_id, 0, range)}${pager}${
       range.to > last ? ending(ctx, s) : ""
@@ -357,8 +359,14 @@ function callBody(e: EventRow, x: Extras): Html {
       }`,
     );
   }
+  // Any other tool's call: failed (or never run) when its result says so.
+  const said = !x.command && x.status ? statusWords(x.status, e.kind) : null;
   for (const t of x.touches) {
-    const failed = t.failed ? htm` <span class="st st-failed">failed</span>` : "";
+    // Said by its path only when the call is not marked below (trial 126 F6: a failed edit read
+    // "failed" three times, by its path, under its diff and on its output).
+    const failed = t.failed && !x.command && !said
+      ? htm` <span class="st st-failed">failed</span>`
+      : "";
     if (t.op === "edit") {
       parts.push(
         htm`<div class="path">edit ${t.path}${failed}</div>${diff(t.old ?? "", t.new ?? "")}`,
@@ -369,12 +377,13 @@ function callBody(e: EventRow, x: Extras): Html {
       );
     } else parts.push(htm`<div class="path">read ${t.path}</div>`);
   }
+  // A shell call with no run (one Crush refused: no command was derived) reads as its indexed
+  // `$ command`, as `deja show` prints it, not as its raw arguments (trial 126 F5).
+  if (!parts.length && e.text.startsWith("$ ")) parts.push(htm`<pre class="cmd">${e.text}</pre>`);
   if (!parts.length) {
     const args = pretty(e.data) ?? e.text;
     parts.push(folded(args, "pre"));
   }
-  // Any other tool's call: failed (or never run) when its result says so.
-  const said = !x.command && x.status ? statusWords(x.status, e.kind) : null;
   if (said) parts.push(mark(said.tone, said.words));
   return htm`${parts}`;
 }
