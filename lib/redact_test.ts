@@ -479,3 +479,86 @@ Deno.test("redact leaves a reference in code after a key word alone, and still m
     ]
   ) assertStringIncludes(redact(text, c), want);
 });
+
+// --- Trial 127: values the redactor let through ------------------------------------------
+// Each value is built from pieces so that no secret-looking literal sits in the source.
+const PW = (tag: string) => tag + "q6aZ8" + "kLw2PxR7";
+
+Deno.test("redact masks a password after a command's -p flag, quoted or not (trial 127 F1)", () => {
+  const cases: Array<[string, string]> = [
+    [`docker login -u me -p ${PW("D")} registry.io`, "docker login -u me -p # registry.io"],
+    [`docker login -p '${PW("D")}' reg`, "docker login -p '#' reg"],
+    [`podman login --username me -p=${PW("P")} quay.io`, "podman login --username me -p=# quay.io"],
+    [`sshpass -p '${PW("S")}' ssh box`, "sshpass -p '#' ssh box"],
+    [`sshpass -p "${PW("S")}" ssh box`, `sshpass -p "#" ssh box`],
+    [`mysql -u root -p${PW("M")} app`, "mysql -u root -p# app"],
+    [
+      `mongosh -u admin -p ${PW("G")} --authenticationDatabase admin`,
+      "mongosh -u admin -p # --authenticationDatabase admin",
+    ],
+    [`ldapsearch -x -D cn=admin -w ${PW("L")} -b dc=x`, "ldapsearch -x -D cn=admin -w # -b dc=x"],
+    [`zip -P ${PW("Z")} out.zip a.txt`, "zip -P # out.zip a.txt"],
+    // Another command's -p whose value looks random.
+    [`./deploy.sh -p ${PW("R")} --env prod`, "./deploy.sh -p # --env prod"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("#", "[redacted:cli_password]"), input);
+  }
+});
+
+Deno.test("redact leaves -p flags that are no password alone (trial 127 F1)", () => {
+  for (
+    const text of [
+      "ssh -p 2222 user@host",
+      "docker run -p 8080:80 -p 127.0.0.1:9000:9000 nginx",
+      "mkdir -p build/output/MyProject2",
+      "mkdir -p MyProject2",
+      "git add -p src/main.ts",
+      "python -m http.server -p 8000",
+      "cargo test -p deja-core2",
+      "tsc -p tsconfig.build.json",
+      "pytest -p no:cacheprovider",
+      "node -p \"require('./package.json').version\"",
+      "docker login -u me --password-stdin registry.io",
+      "docker login -u me -p $REGISTRY_PASSWORD registry.io",
+      "mysql -u root -p app",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks redis-cli -a, htpasswd -b and openssl pass: passwords (trial 127 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`redis-cli -h cache -a ${PW("R")} ping`, "redis-cli -h cache -a # ping"],
+    [`redis-cli --pass '${PW("R")}' info`, "redis-cli --pass '#' info"],
+    [`htpasswd -b -c .htpasswd admin ${PW("H")}`, "htpasswd -b -c .htpasswd admin #"],
+    [
+      `htpasswd -cb /etc/nginx/.htpasswd admin '${PW("H")}'`,
+      "htpasswd -cb /etc/nginx/.htpasswd admin '#'",
+    ],
+    [`htpasswd -nb admin ${PW("H")}`, "htpasswd -nb admin #"],
+    [
+      `openssl enc -aes-256-cbc -pass pass:${PW("O")} -in a`,
+      "openssl enc -aes-256-cbc -pass pass:# -in a",
+    ],
+    [
+      `openssl pkcs12 -export -passout pass:${PW("O")} -out c.p12`,
+      "openssl pkcs12 -export -passout pass:# -out c.p12",
+    ],
+    [`openssl enc -d -k ${PW("K")} -in x`, "openssl enc -d -k # -in x"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("#", "[redacted:cli_password]"), input);
+  }
+  // The user name and the file stay; a password from a file or the environment is no value.
+  for (
+    const text of [
+      "htpasswd -c .htpasswd admin",
+      "openssl enc -pass env:ENC_PASS -in a",
+      "openssl rsa -passin file:pw.txt -in k.pem",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
