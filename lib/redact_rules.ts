@@ -123,6 +123,19 @@ const KEY_NAME = String.raw`(?:[A-Za-z0-9]+[_.-]?)??(?:${
   KEY_WORDS.join("|")
 })(?:[_.-][A-Za-z0-9]+)*(?:\\*["'])?`;
 
+/** A type annotation between a name and its `=` (Python's `PASSWORD: str = "…"`, TypeScript's). */
+const ANNOTATION = String.raw`(?:[ \t]*:[ \t]*[A-Za-z_][\w.|\[\], ]{0,40}?(?=[ \t]*=[^=>]))?`;
+
+/** An HTML-escaped quote: `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`. */
+const HTML_QUOTE = String.raw`&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);`;
+
+/**
+ * A value between HTML-escaped quotes (`password=&quot;…&quot;`, a page or a template read as
+ * text), to the same escaped quote. Its group is `w`: a rule holding it holds `v` too.
+ */
+const HTML_QUOTED = String
+  .raw`(?<hq>${HTML_QUOTE})(?<w>(?:(?!\k<hq>)[^\n<>]){1,200}?)\k<hq>`;
+
 /** One word of an unquoted multi-word value (no quotes, brackets, escapes or code marks). */
 const WORD = String.raw`[^\s"'\x60\\(){}\[\]<>]+`;
 
@@ -217,10 +230,11 @@ export const RULES: Rule[] = [
     })[A-Za-z0-9_]*=["']?(?<v>(?!=)(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
   },
   {
-    // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too.
+    // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too, or
+    // HTML-escaped ones; after `=>` (a Ruby or PHP hash) or a type annotation too.
     kind: "assignment",
     re: String
-      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*[:=：]\s*${QUOTED}`,
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}(?:${HTML_QUOTE})?${ANNOTATION}\s*(?:=>|[:=：])\s*(?:${QUOTED}|${HTML_QUOTED})`,
   },
   {
     // YAML or ini: a key word starting a line, then an unquoted value of several words
@@ -236,7 +250,13 @@ export const RULES: Rule[] = [
     // be JSON-escaped (\"password\": \"…\"); a PEM block is left to the private_key rule.
     kind: "assignment",
     re: String
-      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|=>|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+  },
+  {
+    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several.
+    kind: "netrc_password",
+    re: String
+      .raw`\b(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
   },
   {
     // curl/wget/httpie `-u user:password`.

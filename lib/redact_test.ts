@@ -562,3 +562,44 @@ Deno.test("redact masks redis-cli -a, htpasswd -b and openssl pass: passwords (t
     assertEquals(redact(text, {}), text);
   }
 });
+
+Deno.test("redact masks password values in hashes, annotated assignments, .netrc and HTML (trial 127 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`config = { "password" => "${PW("B")}" }`, `config = { "password" => "<V>" }`],
+    [`$db = ['password' => '${PW("H")}'];`, `$db = ['password' => '<V>'];`],
+    [`{ :api_key => "${PW("K")}" }`, `{ :api_key => "<V>" }`],
+    [`PASSWORD: str = "${PW("P")}"`, `PASSWORD: str = "<V>"`],
+    [`    api_token: Optional[str] = '${PW("T")}'`, `    api_token: Optional[str] = '<V>'`],
+    [`let dbPassword: string = "${PW("T")}";`, `let dbPassword: string = "<V>";`],
+    [`&lt;input password=&quot;${PW("E")}&quot;&gt;`, `&lt;input password=&quot;<V>&quot;&gt;`],
+    [`{&#34;api_key&#34;: &#34;${PW("E")}&#34;}`, `{&#34;api_key&#34;: &#34;<V>&#34;}`],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:assignment]"), input);
+  }
+  const netrc: Array<[string, string]> = [
+    [
+      `machine github.com login ana password ${PW("N")}`,
+      "machine github.com login ana password <V>",
+    ],
+    [
+      `machine api.x.io\n  login ana\n  password ${PW("N")}\n`,
+      "machine api.x.io\n  login ana\n  password <V>\n",
+    ],
+    [`default login anonymous password ${PW("N")}`, "default login anonymous password <V>"],
+  ];
+  for (const [input, want] of netrc) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:netrc_password]"), input);
+  }
+  // Code that names no value stays.
+  for (
+    const text of [
+      "user = { :password => params[:password] }",
+      "def login(self, password: str = None) -> bool:",
+      "PASSWORD: Final = os.environ['DB_PASSWORD']",
+      "the machine asks for a login and a password before it boots",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
