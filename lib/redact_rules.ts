@@ -173,6 +173,13 @@ export const RULES: Rule[] = [
     re: String.raw`\b(?:Account|SharedAccess)Key=(?<v>[A-Za-z0-9+/]{20,}={0,2})`,
   },
   {
+    // An Azure shared access signature's signature (`sig=` of a SAS URL or of a connection
+    // string's `SharedAccessSignature=`, or a Service Bus `SharedAccessSignature sr=…&sig=…`
+    // header): base64, URL-encoded or not. It alone makes the URL a credential.
+    kind: "azure_sas",
+    re: String.raw`(?<![A-Za-z_-])sig=(?<v>(?:[A-Za-z0-9+/]|%2[BbFf]){20,}(?:=|%3[Dd]){0,2})`,
+  },
+  {
     // The console's and credentials.csv's label: `Secret access key: <v>`, on the next line too.
     kind: "aws_secret",
     re: String
@@ -334,4 +341,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|redis-cli|mongo|ldap|openssl/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|redis-cli|mongo|ldap|openssl/;

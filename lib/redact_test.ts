@@ -603,3 +603,37 @@ Deno.test("redact masks password values in hashes, annotated assignments, .netrc
     assertEquals(redact(text, {}), text);
   }
 });
+
+Deno.test("redact masks an Azure SAS signature and a SharedAccessKey (trial 127 F4)", () => {
+  const sig = "EhrQYN36VDLPhz1RvLP1" + "XtiyTRpfiUW3Md5FAJDPd70";
+  const cases: Array<[string, string]> = [
+    [
+      `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2027-01-01&sr=b&sp=r&sig=${sig}%3D`,
+      "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2027-01-01&sr=b&sp=r&sig=<V>",
+    ],
+    [
+      `BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=${sig}%3D`,
+      "BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=<V>",
+    ],
+    [
+      `Authorization: SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net&sig=${sig}=&se=1790000000&skn=send`,
+      "Authorization: SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net&sig=<V>&se=1790000000&skn=send",
+    ],
+  ];
+  for (const [input, want] of cases) {
+    const c: Record<string, number> = {};
+    assertEquals(redact(input, c), want.replace("<V>", "[redacted:azure_sas]"), input);
+    assertEquals(c.azure_sas, 1);
+  }
+  assertEquals(
+    redact(
+      `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=${sig}=`,
+      {},
+    ),
+    "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=[redacted:azure_storage_key]",
+  );
+  // Not a signature: a short value, a word.
+  for (const text of ["the sig=ok field", "gpg --verify x.sig=none", "sig=abc123"]) {
+    assertEquals(redact(text, {}), text);
+  }
+});
