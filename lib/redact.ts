@@ -293,10 +293,11 @@ function redactText(
   let res = "";
   let at = 0;
   for (const sp of spans) {
-    keep(out.slice(sp.start, sp.end), "entropy");
-    res += out.slice(at, sp.start) + "[redacted:entropy]";
+    const kind = sp.kind ?? "entropy";
+    keep(out.slice(sp.start, sp.end), kind);
+    res += out.slice(at, sp.start) + `[redacted:${kind}]`;
     at = sp.end;
-    counts.entropy = (counts.entropy ?? 0) + 1;
+    counts[kind] = (counts[kind] ?? 0) + 1;
   }
   return res + out.slice(at);
 }

@@ -637,3 +637,31 @@ Deno.test("redact masks an Azure SAS signature and a SharedAccessKey (trial 127 
     assertEquals(redact(text, {}), text);
   }
 });
+
+Deno.test("redact masks a Discord bot token wherever it stands (trial 127 F2)", () => {
+  const tokens = [
+    "8cESNGP73ebDtuwVdilkDl0b" + ".srKmB7." + "FKmXXGO5jImwL44Lp5W6DBLzh-zkjQcWj-OLGI",
+    "MTA4NzY1NDMyMTA5ODc2NTQzMg" + ".GhIjKl." + "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1-_aQ7mZp3Xk",
+    "NzkyNzE1NDU0MTk2MDg4ODQy" + ".X4b9Qk." + "Hq7Lw2Zp9Rt5Vm3Kc8Nd1Fy6Gj4Bs0",
+  ];
+  for (const tok of tokens) {
+    for (const text of [`restarted; discord bot ${tok}`, `client.run("${tok}")`, `${tok}.`]) {
+      const c: Record<string, number> = {};
+      const out = redact(text, c);
+      assertEquals(out.includes(tok.slice(0, 12)), false, out);
+      assertEquals(out.includes(tok.slice(-12)), false, out);
+      assertStringIncludes(out, "[redacted:discord_token]");
+      assertEquals(c.discord_token, 1);
+    }
+  }
+  // Dotted names of the same lengths that are words, not random.
+  for (
+    const text of [
+      "import org.springframework.boot.autoconfigure.SpringBootApplication;",
+      "see aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbb.ccccccccccccccccccccccccccccccc",
+      "call my_service_handler_v2_main.method.another_really_long_function_name_x",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
