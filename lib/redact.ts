@@ -141,6 +141,9 @@ function acceptRandom(v: string): boolean {
  */
 const WORDS_RUN = /^[A-Z]?[a-z]*(?:[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])|\d+|[_-])*$/;
 
+/** A name that says public key (`VAPID_PUBLIC_KEY`, `SSH_PUBKEY`). */
+const PUBLIC_NAME = /PUBLIC_?KEY|PUBKEY|[Pp]ublic_?[Kk]ey|[Pp]ub_?[Kk]ey/;
+
 /** A unit a setting's number carries: a time, a size, a share, a count (`30s`, `512MB`, `10req`). */
 const UNIT = String
   .raw`(?:[mun]s|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?|[kmgtp]i?b?|b|bytes?|%|x|px|r[psmh]|qps|reqs?|requests?|calls?|tokens?|chars?|characters?|lines?|items?|times?|attempts?|tries|retries)`;
@@ -236,6 +239,8 @@ function redactText(
         const kind = RULES[i].kind;
         const v = groups[`v${i}`] ?? groups[`w${i}`];
         const line = RULES[i].line === true;
+        // A .env line naming a public key (VAPID_PUBLIC_KEY=…) holds no secret (trial 127 F10).
+        if (line && v && PUBLIC_NAME.test(match.slice(0, match.lastIndexOf(v)))) return match;
         if (
           (v !== undefined && (isPlaceholder(v) || v.includes(SHIELD[0]))) ||
           (kind === "private_key" && isPlaceholderBlock(match)) ||

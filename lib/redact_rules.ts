@@ -212,6 +212,9 @@ export const RULES: Rule[] = [
   { kind: "pypi_token", re: String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}` },
   { kind: "twilio_key", re: String.raw`\bSK[0-9a-fA-F]{32}\b` },
   { kind: "shopify_token", re: String.raw`\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b` },
+  // A Mailgun API key (`key-` and 32 characters), which masked whole with the name before it
+  // (`MAILGUN=key-…` as one high-entropy run) lost that name (trial 127 F10).
+  { kind: "mailgun_key", re: String.raw`(?<![A-Za-z0-9_-])key-[0-9a-z]{32}(?![A-Za-z0-9_-])` },
   { kind: "slack_token", re: String.raw`\bxox[abprse]-[A-Za-z0-9-]{10,}` },
   { kind: "slack_webhook", re: String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}` },
   { kind: "google_api_key", re: String.raw`\bAIza[0-9A-Za-z_-]{35}` },
@@ -223,8 +226,10 @@ export const RULES: Rule[] = [
   {
     kind: "bearer_token",
     re: String
-      .raw`\b(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken(?= [A-Za-z0-9]{30,}))\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`,
+      .raw`\b(?:[Bb]earer|BEARER|[Tt]oken(?= [A-Za-z0-9]{30,}))\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`,
   },
+  // A Basic authorization's user:password in base64 (it was labelled bearer_token: trial 127 F10).
+  { kind: "basic_auth", re: String.raw`\b(?:[Bb]asic|BASIC)\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)` },
   {
     // A line of a .env file (or of a shell script) whose name says secret: the whole rest
     // of the line is the value, quoted or not; a lone "\n" (JSON-escaped text) ends a line

@@ -169,7 +169,7 @@ const CORPUS_SECRETS: Array<[kind: string, text: string, secret: string]> = [
     "ya29." + "a0AfH6SMBx1-Qz9Yp2kLmNoPqRsTuV",
   ],
   [
-    "bearer_token",
+    "basic_auth",
     "curl -H 'Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMzQ1" + "'",
     "dXNlcjpwYXNzd29yZDEyMzQ1",
   ],
@@ -664,4 +664,44 @@ Deno.test("redact masks a Discord bot token wherever it stands (trial 127 F2)", 
   ) {
     assertEquals(redact(text, {}), text);
   }
+});
+
+Deno.test("redact leaves SOPS nonces and tags and public keys alone, keeps a name, labels basic auth (trial 127 F10)", () => {
+  const b64 = (n: number) =>
+    "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1aQ7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga".slice(0, n);
+  const pub = "BGpv" + b64(40) + "_qX61" + b64(38);
+  for (
+    const text of [
+      `password: ENC[AES256_GCM,data:${b64(24)}==,iv:${b64(43)}=,tag:${b64(22)}==,type:str]`,
+      `VAPID_PUBLIC_KEY=${pub}`,
+      `const publicKey = "${pub}";`,
+      `- name: VAPID_PUBLIC_KEY\n  value: \"${pub}\"`,
+      `- name: VAPID_PUBLIC_KEY
+  value: "${pub}"`,
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+  // The private half is still masked, and a name stays beside its masked value.
+  assertEquals(
+    redact(`VAPID_PRIVATE_KEY=${b64(43)}`, {}),
+    "VAPID_PRIVATE_KEY=[redacted:assignment]",
+  );
+  assertEquals(
+    redact(
+      `- name: VAPID_PRIVATE_KEY
+  value: "${b64(43)}"`,
+      {},
+    ).includes(b64(43)),
+    false,
+  );
+  const mg = "key-" + "3ax6xnjp29jd6fds" + "4gc373sgvjxteol0";
+  assertEquals(redact(`MAILGUN=${mg}`, {}), "MAILGUN=[redacted:mailgun_key]");
+  assertEquals(redact(`SIGNING=${b64(36)}`, {}), "SIGNING=[redacted:entropy]");
+  const c: Record<string, number> = {};
+  assertEquals(
+    redact("Authorization: Basic " + "ZGVwbG95OkJzNEw4R1BkTU42VWhjNmw=", c),
+    "Authorization: Basic [redacted:basic_auth]",
+  );
+  assertEquals(c, { basic_auth: 1 });
 });
