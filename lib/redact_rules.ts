@@ -268,7 +268,7 @@ export const RULES: Rule[] = [
     // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several.
     kind: "netrc_password",
     re: String
-      .raw`\b(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
+      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
   },
   {
     // curl/wget/httpie `-u user:password`.

@@ -587,6 +587,8 @@ Deno.test("redact masks password values in hashes, annotated assignments, .netrc
       "machine api.x.io\n  login ana\n  password <V>\n",
     ],
     [`default login anonymous password ${PW("N")}`, "default login anonymous password <V>"],
+    // JSON-escaped, after an escaped line break.
+    [`\\nmachine h login u password ${PW("N")}\\n`, "\\nmachine h login u password <V>\\n"],
   ];
   for (const [input, want] of netrc) {
     assertEquals(redact(input, {}), want.replace("<V>", "[redacted:netrc_password]"), input);
