@@ -114,6 +114,36 @@ function acceptProse(v: string): boolean {
   return !/^[a-z]+\d*-[a-z]{3,}$/i.test(v);
 }
 
+/**
+ * Whether a flag's value (`-p VALUE` of a command not known to take a password there) looks
+ * like a random password rather than a port, a path, a host, a name or a package: 8 to 64
+ * characters with upper case, lower case and digits, no `/` `.` `:` `@`, changing between
+ * them at least once in three characters, and not words and numbers run together
+ * (`MyProject2`, `HTTPServer8080`).
+ */
+function acceptRandom(v: string): boolean {
+  if (v.length < 8 || v.length > 64 || /[\s/.:@]/.test(v) || WORDS_RUN.test(v)) return false;
+  if (!/[A-Z]/.test(v) || !/[a-z]/.test(v) || !/\d/.test(v)) return false;
+  let chars = 0, changes = 0, last = "";
+  for (const ch of v) {
+    const k = /\d/.test(ch) ? "d" : /[A-Z]/.test(ch) ? "u" : /[a-z]/.test(ch) ? "l" : "";
+    if (!k) continue;
+    chars++;
+    if (last && k !== last) changes++;
+    last = k;
+  }
+  return changes * 3 >= chars;
+}
+
+/**
+ * Words (capitalised, lower or upper case; the first may be short: `My`) and numbers run
+ * together: a name, not a password.
+ */
+const WORDS_RUN = /^[A-Z]?[a-z]*(?:[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])|\d+|[_-])*$/;
+
+/** A name that says public key (`VAPID_PUBLIC_KEY`, `SSH_PUBKEY`). */
+const PUBLIC_NAME = /PUBLIC_?KEY|PUBKEY|[Pp]ublic_?[Kk]ey|[Pp]ub_?[Kk]ey/;
+
 /** A unit a setting's number carries: a time, a size, a share, a count (`30s`, `512MB`, `10req`). */
 const UNIT = String
   .raw`(?:[mun]s|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?|[kmgtp]i?b?|b|bytes?|%|x|px|r[psmh]|qps|reqs?|requests?|calls?|tokens?|chars?|characters?|lines?|items?|times?|attempts?|tries|retries)`;
@@ -207,14 +237,17 @@ function redactText(
       for (let i = 0; i < RULES.length; i++) {
         if (groups[`r${i}`] === undefined) continue;
         const kind = RULES[i].kind;
-        const v = groups[`v${i}`];
+        const v = groups[`v${i}`] ?? groups[`w${i}`];
         const line = RULES[i].line === true;
+        // A .env line naming a public key (VAPID_PUBLIC_KEY=…) holds no secret (trial 127 F10).
+        if (line && v && PUBLIC_NAME.test(match.slice(0, match.lastIndexOf(v)))) return match;
         if (
           (v !== undefined && (isPlaceholder(v) || v.includes(SHIELD[0]))) ||
           (kind === "private_key" && isPlaceholderBlock(match)) ||
           (RULES[i].examples === true && isExampleToken(match)) ||
           (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v))) ||
-          (kind === "prose_password" && v && !acceptProse(v))
+          (kind === "prose_password" && v && !acceptProse(v)) ||
+          (RULES[i].random === true && v && !acceptRandom(v))
         ) {
           // Not a secret; what the rule read before the value may still hold one
           // (`curl -H 'Authorization: Bearer …' -u $U:$P`), and a rejected message may
@@ -265,10 +298,11 @@ function redactText(
   let res = "";
   let at = 0;
   for (const sp of spans) {
-    keep(out.slice(sp.start, sp.end), "entropy");
-    res += out.slice(at, sp.start) + "[redacted:entropy]";
+    const kind = sp.kind ?? "entropy";
+    keep(out.slice(sp.start, sp.end), kind);
+    res += out.slice(at, sp.start) + `[redacted:${kind}]`;
     at = sp.end;
-    counts.entropy = (counts.entropy ?? 0) + 1;
+    counts[kind] = (counts[kind] ?? 0) + 1;
   }
   return res + out.slice(at);
 }

@@ -2,7 +2,8 @@
  * High-entropy values: a random-looking run of base64 / base64url characters
  * that is the value of an assignment (`key = <run>`, `"key": "<run>"`, 20+
  * characters) or alone on its line (28+ characters), with no provider prefix
- * to recognise it by.
+ * to recognise it by; and, wherever they stand, three random runs joined by dots
+ * in the shape of a Discord bot token (kind `discord_token`).
  *
  * What survives (look-alikes): hex digests and UUIDs (hex only), integrity
  * hashes (`sha512-…`, Go's `h1:…`), paths (a run with `/`-separated words),
@@ -97,6 +98,31 @@ function wordsAndNumbers(run: string): boolean {
   return seps >= 2 && changes * 5 <= chars;
 }
 
+/**
+ * The run at `s` is no secret by what names it: a SOPS value's nonce or tag, or its
+ * ciphertext (`ENC[AES256_GCM,data:…,iv:…,tag:…,type:str]`: the file is encrypted so that
+ * it can be shared), or a public key (`VAPID_PUBLIC_KEY=…`, `publicKey: "…"`, or a
+ * Kubernetes `- name: X_PUBLIC_KEY` followed by its `value: …`).
+ */
+function publicValue(text: string, s: number): boolean {
+  const enc = text.lastIndexOf("ENC[AES256_GCM,", s);
+  if (enc >= 0 && s - enc < 400 && text.lastIndexOf("]", s) < enc) return true;
+  const before = text.slice(Math.max(0, s - 120), s);
+  const key = KEY_BEFORE.exec(before)?.[1] ?? "";
+  if (PUBLIC_KEY.test(key)) return true;
+  return /^value$/i.test(key) && PUBLIC_KEY.test(K8S_NAME.exec(before)?.[1] ?? "");
+}
+
+/** A name and its `=` at the start of a run (`MAILGUN=`, `api.key=`). */
+const NAME_EQ = /^[A-Za-z_][A-Za-z0-9_.-]*=$/;
+
+/** The name before a value: `NAME=`, `"name": "`, `name: `. */
+const KEY_BEFORE = /([A-Za-z0-9_.-]+)\\*["']?\s*[:=]\s*\\*["']?$/;
+/** A name that says public key. */
+const PUBLIC_KEY = /public[_.-]?key|pub[_.-]?key/i;
+/** A Kubernetes env entry's name, then (on the next line, real or escaped) its value. */
+const K8S_NAME = /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\[nr])*\s*value:\s*\\*["']?$/;
+
 /** The run at `s` is the value of a request id (`"request_id": "…"`, `x-request-id: …`, `request id: …`). */
 function isRequestId(text: string, s: number): boolean {
   return REQUEST_ID_KEY.test(text.slice(Math.max(0, s - 40), s));
@@ -108,6 +134,31 @@ const REQUEST_ID_KEY = /(?:^|[^A-Za-z])req(?:uest)?[ _-]?id\\?["']?\s*[:=]\s*\\?
 export interface Span {
   start: number;
   end: number;
+  /** The kind when the value's shape names it (`discord_token`); else it is `entropy`. */
+  kind?: string;
+}
+
+/**
+ * Where a Discord bot token starting with the run [s, e) ends, or -1: three base64url
+ * parts joined by dots, of 23-28 (the id), 6-7 (a time) and 27-38 characters (the HMAC),
+ * random as a whole ({@link looksRandom} of the parts run together), not part of a longer
+ * dotted name. The rules' scan cannot see it (no literal to look for); this scan reads its
+ * first part anyway.
+ */
+function dottedTokenEnd(text: string, s: number, e: number): number {
+  const len = e - s;
+  if (len < 23 || len > 28 || text.charCodeAt(e) !== 46 || text.charCodeAt(s - 1) === 46) {
+    return -1;
+  }
+  let i = e + 1;
+  const m = i;
+  while (i < text.length && RUN[text.charCodeAt(i)] === 1) i++;
+  if (i - m < 6 || i - m > 7 || text.charCodeAt(i) !== 46) return -1;
+  const t = ++i;
+  while (i < text.length && RUN[text.charCodeAt(i)] === 1) i++;
+  if (i - t < 27 || i - t > 38) return -1;
+  if (text.charCodeAt(i) === 46 && RUN[text.charCodeAt(i + 1)] === 1) return -1;
+  return looksRandom(text.slice(s, e) + text.slice(m, t - 1) + text.slice(t, i)) ? i : -1;
 }
 
 /**
@@ -122,11 +173,25 @@ export function entropySpans(text: string): Span[] {
     const end = runs[k + 1];
     // In JSON-escaped text a run may start with the letter of an escape (`\nQ7mZ…`).
     if (start > 0 && text.charCodeAt(start - 1) === 92 && /[nrt]/.test(text[start])) start++;
+    // `NAME=value` is one run (`=` is a base64 character): the value starts after the name.
+    const eq = text.indexOf("=", start);
+    if (
+      eq > start && eq < end - 1 && text[eq + 1] !== "=" && NAME_EQ.test(text.slice(start, eq + 1))
+    ) {
+      start = eq + 1;
+    }
+    const token = dottedTokenEnd(text, start, end);
+    if (token > 0) {
+      out.push({ start, end: token, kind: "discord_token" });
+      while (k + 2 < runs.length && runs[k + 2] < token) k += 2;
+      continue;
+    }
     const len = end - start;
     if (
       len >= 20 && len <= MAX_RUN + 4 &&
       (isAssignmentValue(text, start) || (len >= 28 && aloneOnLine(text, start, end))) &&
-      looksRandom(text.slice(start, end)) && !isRequestId(text, start)
+      looksRandom(text.slice(start, end)) && !isRequestId(text, start) &&
+      !publicValue(text, start)
     ) {
       out.push({ start, end });
     }

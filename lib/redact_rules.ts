@@ -23,6 +23,8 @@ export interface Rule {
   examples?: boolean;
   /** The text the rule reads beside its value (an AWS key id) is redacted on its own too. */
   around?: boolean;
+  /** The value is a secret only when it looks random (the flag or word means other things too). */
+  random?: boolean;
 }
 
 /**
@@ -121,6 +123,19 @@ const KEY_NAME = String.raw`(?:[A-Za-z0-9]+[_.-]?)??(?:${
   KEY_WORDS.join("|")
 })(?:[_.-][A-Za-z0-9]+)*(?:\\*["'])?`;
 
+/** A type annotation between a name and its `=` (Python's `PASSWORD: str = "…"`, TypeScript's). */
+const ANNOTATION = String.raw`(?:[ \t]*:[ \t]*[A-Za-z_][\w.|\[\], ]{0,40}?(?=[ \t]*=[^=>]))?`;
+
+/** An HTML-escaped quote: `&quot;`, `&apos;`, `&#34;`, `&#39;`, `&#x22;`, `&#x27;`. */
+const HTML_QUOTE = String.raw`&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);`;
+
+/**
+ * A value between HTML-escaped quotes (`password=&quot;…&quot;`, a page or a template read as
+ * text), to the same escaped quote. Its group is `w`: a rule holding it holds `v` too.
+ */
+const HTML_QUOTED = String
+  .raw`(?<hq>${HTML_QUOTE})(?<w>(?:(?!\k<hq>)[^\n<>]){1,200}?)\k<hq>`;
+
 /** One word of an unquoted multi-word value (no quotes, brackets, escapes or code marks). */
 const WORD = String.raw`[^\s"'\x60\\(){}\[\]<>]+`;
 
@@ -158,6 +173,13 @@ export const RULES: Rule[] = [
     re: String.raw`\b(?:Account|SharedAccess)Key=(?<v>[A-Za-z0-9+/]{20,}={0,2})`,
   },
   {
+    // An Azure shared access signature's signature (`sig=` of a SAS URL or of a connection
+    // string's `SharedAccessSignature=`, or a Service Bus `SharedAccessSignature sr=…&sig=…`
+    // header): base64, URL-encoded or not. It alone makes the URL a credential.
+    kind: "azure_sas",
+    re: String.raw`(?<![A-Za-z_-])sig=(?<v>(?:[A-Za-z0-9+/]|%2[BbFf]){20,}(?:=|%3[Dd]){0,2})`,
+  },
+  {
     // The console's and credentials.csv's label: `Secret access key: <v>`, on the next line too.
     kind: "aws_secret",
     re: String
@@ -190,6 +212,9 @@ export const RULES: Rule[] = [
   { kind: "pypi_token", re: String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}` },
   { kind: "twilio_key", re: String.raw`\bSK[0-9a-fA-F]{32}\b` },
   { kind: "shopify_token", re: String.raw`\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b` },
+  // A Mailgun API key (`key-` and 32 characters), which masked whole with the name before it
+  // (`MAILGUN=key-…` as one high-entropy run) lost that name (trial 127 F10).
+  { kind: "mailgun_key", re: String.raw`(?<![A-Za-z0-9_-])key-[0-9a-z]{32}(?![A-Za-z0-9_-])` },
   { kind: "slack_token", re: String.raw`\bxox[abprse]-[A-Za-z0-9-]{10,}` },
   { kind: "slack_webhook", re: String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}` },
   { kind: "google_api_key", re: String.raw`\bAIza[0-9A-Za-z_-]{35}` },
@@ -201,8 +226,10 @@ export const RULES: Rule[] = [
   {
     kind: "bearer_token",
     re: String
-      .raw`\b(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken(?= [A-Za-z0-9]{30,}))\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`,
+      .raw`\b(?:[Bb]earer|BEARER|[Tt]oken(?= [A-Za-z0-9]{30,}))\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`,
   },
+  // A Basic authorization's user:password in base64 (it was labelled bearer_token: trial 127 F10).
+  { kind: "basic_auth", re: String.raw`\b(?:[Bb]asic|BASIC)\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)` },
   {
     // A line of a .env file (or of a shell script) whose name says secret: the whole rest
     // of the line is the value, quoted or not; a lone "\n" (JSON-escaped text) ends a line
@@ -215,10 +242,11 @@ export const RULES: Rule[] = [
     })[A-Za-z0-9_]*=["']?(?<v>(?!=)(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
   },
   {
-    // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too.
+    // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too, or
+    // HTML-escaped ones; after `=>` (a Ruby or PHP hash) or a type annotation too.
     kind: "assignment",
     re: String
-      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*[:=：]\s*${QUOTED}`,
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}(?:${HTML_QUOTE})?${ANNOTATION}\s*(?:=>|[:=：])\s*(?:${QUOTED}|${HTML_QUOTED})`,
   },
   {
     // YAML or ini: a key word starting a line, then an unquoted value of several words
@@ -234,7 +262,13 @@ export const RULES: Rule[] = [
     // be JSON-escaped (\"password\": \"…\"); a PEM block is left to the private_key rule.
     kind: "assignment",
     re: String
-      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|=>|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+  },
+  {
+    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several.
+    kind: "netrc_password",
+    re: String
+      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
   },
   {
     // curl/wget/httpie `-u user:password`.
@@ -264,6 +298,40 @@ export const RULES: Rule[] = [
       .raw`(?:\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p|\bsshpass[ \t]+-p[ \t]*)(?<v>[^\s"'\x60]{4,})`,
   },
   {
+    // A flag that takes a password in the commands that have one: a registry login's `-p`,
+    // sshpass's `-p`, redis-cli's `-a`, mongosh's `-p`, the LDAP tools' `-w`, zip's `-P`.
+    // Elsewhere `-p` is a port, a parents flag or a patch mode (`ssh -p 2222`, `mkdir -p`,
+    // `git add -p`): only a value that looks random is masked there (the rule below).
+    kind: "cli_password",
+    re: String
+      .raw`(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass[ \t]+-p|\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=)(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+  },
+  {
+    // `htpasswd -b [-c] FILE USER PASSWORD` (with -n, no FILE): the password is the last word.
+    kind: "cli_password",
+    re: String
+      .raw`\bhtpasswd(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*b)(?![^\n;|&]{0,80}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+[^\s-]\S*[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+  },
+  {
+    kind: "cli_password",
+    re: String
+      .raw`\bhtpasswd(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*b)(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+  },
+  {
+    // OpenSSL's password argument (`-pass pass:…`, `-passin`, `-passout`), and `openssl enc -k …`.
+    kind: "cli_password",
+    re: String
+      .raw`(?:(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+["']?pass:|\bopenssl\b[^\n;|&]{0,200}?[ \t]-k[ \t]+)(?<v>[^\s"'\x60]{3,})`,
+  },
+  {
+    // Any other `-p VALUE`: a password only when the value looks random (lib/redact.ts
+    // acceptRandom), not a port, a path, a name or a package (`ssh -p 2222`, `mkdir -p build`).
+    kind: "cli_password",
+    random: true,
+    re: String
+      .raw`(?<![A-Za-z0-9_-])-p(?:[ \t]+|=)(?:${QUOTED}|(?<w>(?=[^\s"'\x60]*?[A-Z])(?=[^\s"'\x60]*?\d)[^\s"'\x60/.:@]{8,64}))(?=[\s;|&)]|$)`,
+  },
+  {
     // A password named in prose: `the password is hunter2`, `pwd was …`, `the password for
     // staging is …`, `passphrase = …` (lib/redact.ts keeps words, paths and placeholders).
     kind: "prose_password",
@@ -278,4 +346,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|redis-cli|mongo|ldap|openssl/;

@@ -169,7 +169,7 @@ const CORPUS_SECRETS: Array<[kind: string, text: string, secret: string]> = [
     "ya29." + "a0AfH6SMBx1-Qz9Yp2kLmNoPqRsTuV",
   ],
   [
-    "bearer_token",
+    "basic_auth",
     "curl -H 'Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMzQ1" + "'",
     "dXNlcjpwYXNzd29yZDEyMzQ1",
   ],
@@ -478,4 +478,232 @@ Deno.test("redact leaves a reference in code after a key word alone, and still m
       [`password = "credentials.password"`, `password = "[redacted:assignment]"`],
     ]
   ) assertStringIncludes(redact(text, c), want);
+});
+
+// --- Trial 127: values the redactor let through ------------------------------------------
+// Each value is built from pieces so that no secret-looking literal sits in the source.
+const PW = (tag: string) => tag + "q6aZ8" + "kLw2PxR7";
+
+Deno.test("redact masks a password after a command's -p flag, quoted or not (trial 127 F1)", () => {
+  const cases: Array<[string, string]> = [
+    [`docker login -u me -p ${PW("D")} registry.io`, "docker login -u me -p # registry.io"],
+    [`docker login -p '${PW("D")}' reg`, "docker login -p '#' reg"],
+    [`podman login --username me -p=${PW("P")} quay.io`, "podman login --username me -p=# quay.io"],
+    [`sshpass -p '${PW("S")}' ssh box`, "sshpass -p '#' ssh box"],
+    [`sshpass -p "${PW("S")}" ssh box`, `sshpass -p "#" ssh box`],
+    [`mysql -u root -p${PW("M")} app`, "mysql -u root -p# app"],
+    [
+      `mongosh -u admin -p ${PW("G")} --authenticationDatabase admin`,
+      "mongosh -u admin -p # --authenticationDatabase admin",
+    ],
+    [`ldapsearch -x -D cn=admin -w ${PW("L")} -b dc=x`, "ldapsearch -x -D cn=admin -w # -b dc=x"],
+    [`zip -P ${PW("Z")} out.zip a.txt`, "zip -P # out.zip a.txt"],
+    // Another command's -p whose value looks random.
+    [`./deploy.sh -p ${PW("R")} --env prod`, "./deploy.sh -p # --env prod"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("#", "[redacted:cli_password]"), input);
+  }
+});
+
+Deno.test("redact leaves -p flags that are no password alone (trial 127 F1)", () => {
+  for (
+    const text of [
+      "ssh -p 2222 user@host",
+      "docker run -p 8080:80 -p 127.0.0.1:9000:9000 nginx",
+      "mkdir -p build/output/MyProject2",
+      "mkdir -p MyProject2",
+      "git add -p src/main.ts",
+      "python -m http.server -p 8000",
+      "cargo test -p deja-core2",
+      "tsc -p tsconfig.build.json",
+      "pytest -p no:cacheprovider",
+      "node -p \"require('./package.json').version\"",
+      "docker login -u me --password-stdin registry.io",
+      "docker login -u me -p $REGISTRY_PASSWORD registry.io",
+      "mysql -u root -p app",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks redis-cli -a, htpasswd -b and openssl pass: passwords (trial 127 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`redis-cli -h cache -a ${PW("R")} ping`, "redis-cli -h cache -a # ping"],
+    [`redis-cli --pass '${PW("R")}' info`, "redis-cli --pass '#' info"],
+    [`htpasswd -b -c .htpasswd admin ${PW("H")}`, "htpasswd -b -c .htpasswd admin #"],
+    [
+      `htpasswd -cb /etc/nginx/.htpasswd admin '${PW("H")}'`,
+      "htpasswd -cb /etc/nginx/.htpasswd admin '#'",
+    ],
+    [`htpasswd -nb admin ${PW("H")}`, "htpasswd -nb admin #"],
+    [
+      `openssl enc -aes-256-cbc -pass pass:${PW("O")} -in a`,
+      "openssl enc -aes-256-cbc -pass pass:# -in a",
+    ],
+    [
+      `openssl pkcs12 -export -passout pass:${PW("O")} -out c.p12`,
+      "openssl pkcs12 -export -passout pass:# -out c.p12",
+    ],
+    [`openssl enc -d -k ${PW("K")} -in x`, "openssl enc -d -k # -in x"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("#", "[redacted:cli_password]"), input);
+  }
+  // The user name and the file stay; a password from a file or the environment is no value.
+  for (
+    const text of [
+      "htpasswd -c .htpasswd admin",
+      "openssl enc -pass env:ENC_PASS -in a",
+      "openssl rsa -passin file:pw.txt -in k.pem",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks password values in hashes, annotated assignments, .netrc and HTML (trial 127 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`config = { "password" => "${PW("B")}" }`, `config = { "password" => "<V>" }`],
+    [`$db = ['password' => '${PW("H")}'];`, `$db = ['password' => '<V>'];`],
+    [`{ :api_key => "${PW("K")}" }`, `{ :api_key => "<V>" }`],
+    [`PASSWORD: str = "${PW("P")}"`, `PASSWORD: str = "<V>"`],
+    [`    api_token: Optional[str] = '${PW("T")}'`, `    api_token: Optional[str] = '<V>'`],
+    [`let dbPassword: string = "${PW("T")}";`, `let dbPassword: string = "<V>";`],
+    [`&lt;input password=&quot;${PW("E")}&quot;&gt;`, `&lt;input password=&quot;<V>&quot;&gt;`],
+    [`{&#34;api_key&#34;: &#34;${PW("E")}&#34;}`, `{&#34;api_key&#34;: &#34;<V>&#34;}`],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:assignment]"), input);
+  }
+  const netrc: Array<[string, string]> = [
+    [
+      `machine github.com login ana password ${PW("N")}`,
+      "machine github.com login ana password <V>",
+    ],
+    [
+      `machine api.x.io\n  login ana\n  password ${PW("N")}\n`,
+      "machine api.x.io\n  login ana\n  password <V>\n",
+    ],
+    [`default login anonymous password ${PW("N")}`, "default login anonymous password <V>"],
+    // JSON-escaped, after an escaped line break.
+    [`\\nmachine h login u password ${PW("N")}\\n`, "\\nmachine h login u password <V>\\n"],
+  ];
+  for (const [input, want] of netrc) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:netrc_password]"), input);
+  }
+  // Code that names no value stays.
+  for (
+    const text of [
+      "user = { :password => params[:password] }",
+      "def login(self, password: str = None) -> bool:",
+      "PASSWORD: Final = os.environ['DB_PASSWORD']",
+      "the machine asks for a login and a password before it boots",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks an Azure SAS signature and a SharedAccessKey (trial 127 F4)", () => {
+  const sig = "EhrQYN36VDLPhz1RvLP1" + "XtiyTRpfiUW3Md5FAJDPd70";
+  const cases: Array<[string, string]> = [
+    [
+      `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2027-01-01&sr=b&sp=r&sig=${sig}%3D`,
+      "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2027-01-01&sr=b&sp=r&sig=<V>",
+    ],
+    [
+      `BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=${sig}%3D`,
+      "BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=<V>",
+    ],
+    [
+      `Authorization: SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net&sig=${sig}=&se=1790000000&skn=send`,
+      "Authorization: SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net&sig=<V>&se=1790000000&skn=send",
+    ],
+  ];
+  for (const [input, want] of cases) {
+    const c: Record<string, number> = {};
+    assertEquals(redact(input, c), want.replace("<V>", "[redacted:azure_sas]"), input);
+    assertEquals(c.azure_sas, 1);
+  }
+  assertEquals(
+    redact(
+      `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=${sig}=`,
+      {},
+    ),
+    "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=[redacted:azure_storage_key]",
+  );
+  // Not a signature: a short value, a word.
+  for (const text of ["the sig=ok field", "gpg --verify x.sig=none", "sig=abc123"]) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks a Discord bot token wherever it stands (trial 127 F2)", () => {
+  const tokens = [
+    "8cESNGP73ebDtuwVdilkDl0b" + ".srKmB7." + "FKmXXGO5jImwL44Lp5W6DBLzh-zkjQcWj-OLGI",
+    "MTA4NzY1NDMyMTA5ODc2NTQzMg" + ".GhIjKl." + "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1-_aQ7mZp3Xk",
+    "NzkyNzE1NDU0MTk2MDg4ODQy" + ".X4b9Qk." + "Hq7Lw2Zp9Rt5Vm3Kc8Nd1Fy6Gj4Bs0",
+  ];
+  for (const tok of tokens) {
+    for (const text of [`restarted; discord bot ${tok}`, `client.run("${tok}")`, `${tok}.`]) {
+      const c: Record<string, number> = {};
+      const out = redact(text, c);
+      assertEquals(out.includes(tok.slice(0, 12)), false, out);
+      assertEquals(out.includes(tok.slice(-12)), false, out);
+      assertStringIncludes(out, "[redacted:discord_token]");
+      assertEquals(c.discord_token, 1);
+    }
+  }
+  // Dotted names of the same lengths that are words, not random.
+  for (
+    const text of [
+      "import org.springframework.boot.autoconfigure.SpringBootApplication;",
+      "see aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbb.ccccccccccccccccccccccccccccccc",
+      "call my_service_handler_v2_main.method.another_really_long_function_name_x",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact leaves SOPS nonces and tags and public keys alone, keeps a name, labels basic auth (trial 127 F10)", () => {
+  const b64 = (n: number) =>
+    "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1aQ7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga".slice(0, n);
+  const pub = "BGpv" + b64(40) + "_qX61" + b64(38);
+  for (
+    const text of [
+      `password: ENC[AES256_GCM,data:${b64(24)}==,iv:${b64(43)}=,tag:${b64(22)}==,type:str]`,
+      `VAPID_PUBLIC_KEY=${pub}`,
+      `const publicKey = "${pub}";`,
+      `- name: VAPID_PUBLIC_KEY\n  value: \"${pub}\"`,
+      `- name: VAPID_PUBLIC_KEY
+  value: "${pub}"`,
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+  // The private half is still masked, and a name stays beside its masked value.
+  assertEquals(
+    redact(`VAPID_PRIVATE_KEY=${b64(43)}`, {}),
+    "VAPID_PRIVATE_KEY=[redacted:assignment]",
+  );
+  assertEquals(
+    redact(
+      `- name: VAPID_PRIVATE_KEY
+  value: "${b64(43)}"`,
+      {},
+    ).includes(b64(43)),
+    false,
+  );
+  const mg = "key-" + "3ax6xnjp29jd6fds" + "4gc373sgvjxteol0";
+  assertEquals(redact(`MAILGUN=${mg}`, {}), "MAILGUN=[redacted:mailgun_key]");
+  assertEquals(redact(`SIGNING=${b64(36)}`, {}), "SIGNING=[redacted:entropy]");
+  const c: Record<string, number> = {};
+  assertEquals(
+    redact("Authorization: Basic " + "ZGVwbG95OkJzNEw4R1BkTU42VWhjNmw=", c),
+    "Authorization: Basic [redacted:basic_auth]",
+  );
+  assertEquals(c, { basic_auth: 1 });
 });
