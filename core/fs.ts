@@ -301,6 +301,25 @@ export async function isRegularFile(path: string, report?: Unreadable): Promise<
   return false;
 }
 
+/**
+ * Hands `report` the error `stat` meets on `path` unless it says the path is not there, and
+ * returns true then: a place deja was told a store is (a root, a registry's entry) whose folder
+ * it may not open is named, not taken for absent (trial 127 F6: aider's history in an
+ * unreadable folder was "up to date"). Not for places only probed (a known project's folder):
+ * what deja cannot tell there is no store it failed to read.
+ */
+export async function reportUnstatable(path: string, report?: Unreadable): Promise<boolean> {
+  try {
+    await stat(path);
+    return false;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    report?.(path, e as Error);
+    return true;
+  }
+}
+
 async function lstatOrNull(path: string): Promise<Stats | undefined> {
   try {
     return await lstat(path);
