@@ -17,6 +17,7 @@ import { REPO } from "./_fixture.ts";
 import { exactly, hermeticEnv } from "./_env.ts";
 import { runWith } from "./_cli_io.ts";
 import { removeTemp, tempDir } from "./_tmp.ts";
+import { listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
 
 const NAME = ".aider.chat.history.md";
 const HINT = "deja cannot read it: check its permissions for the user running deja";
@@ -100,6 +101,53 @@ Deno.test({
         assertStringIncludes(doc.out + doc.err, `${history}: cannot be read now: EACCES`);
       } finally {
         chmodSync(aider, 0o755);
+      }
+    } finally {
+      removeTemp(dir);
+    }
+  },
+});
+
+// Trial 127 F7: Crush's folder of projects made unreadable gave four permission errors under
+// senpi, which only looks for its folder in every project other harnesses know, and Crush was
+// "up to date".
+Deno.test({
+  name: "a folder of Crush projects deja may not open is named under Crush, not senpi",
+  ignore: asRoot && !capsh,
+  fn: async () => {
+    const dir = tempDir("deja-unreadcrush-");
+    chmodSync(dir, 0o755);
+    const projects = join(dir, "projects");
+    const app = join(projects, "app");
+    const db = join(app, ".crush", "crush.db");
+    try {
+      mkdirSync(join(dir, "home"), { recursive: true });
+      mkdirSync(join(dir, "crush"), { recursive: true });
+      mkdirSync(join(app, ".crush"), { recursive: true });
+      tinyStore(db, ["a", "b"]);
+      listProjects(dir, [app]);
+      const vars = { ...tinyVars(dir), NO_COLOR: "1" };
+      const first = await runWith(["index", "--quiet"], vars);
+      assertEquals(first.code, 0, first.err);
+      chmodSync(projects, 0o000);
+      try {
+        const idx = await runDenied(dir, ["index"], vars);
+        const all = idx.out + idx.err;
+        assertEquals(idx.code, 2, all); // its one store failed
+        // Named under Crush's own line.
+        const lines = all.split("\n");
+        const at = lines.findIndex((l) => l.startsWith("crush "));
+        assertStringIncludes(lines[at + 1] ?? "", `error: ${db}: EACCES: permission denied`);
+        assertStringIncludes(all, HINT);
+        assert(!all.includes("senpi"), all);
+        assert(!all.includes(".senpi"), all);
+        const src = await runDenied(dir, ["sources", "--json"], vars);
+        const by = (id: string) =>
+          JSON.parse(src.out).harnesses.find((x: { harness: string }) => x.harness === id);
+        assertEquals([by("crush").unreadable, by("crush").errors], [1, 0]);
+        assertEquals([by("senpi").unreadable, by("senpi").errors], [0, 0]);
+      } finally {
+        chmodSync(projects, 0o755);
       }
     } finally {
       removeTemp(dir);
