@@ -507,6 +507,8 @@ export class Store {
       } catch (e) {
         if (e instanceof IndexDamaged) throw e;
         const code = (e as { code?: string }).code;
+        const file = code === "ENOTDIR" ? notAFolder(dirname(path)) : null;
+        if (file) throw file;
         if (code !== "ENOENT") {
           throw new DejaError(
             `cannot read the index ${path}: ${code ?? (e as Error).message}`,
@@ -675,6 +677,30 @@ export class Store {
 }
 
 /**
+ * The error for an index folder (DEJA_HOME, or `${XDG_DATA_HOME}/deja`) that is a file, or under
+ * one, where deja needs a folder; null when it is a folder, is not there yet, or cannot be told
+ * (trial 127 F8: doctor said "its folder is read-only", and the commands said ENOTDIR or EEXIST).
+ */
+export function notAFolder(dir: string): DejaError | null {
+  for (let p = dir;; p = dirname(p)) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(p) === p) return null;
+      continue;
+    }
+    if (st.isDirectory()) return null;
+    return new DejaError(
+      `${p} is a file, where deja needs a folder for its index${p === dir ? "" : ` (${dir})`}`,
+      "move the file away, or point DEJA_HOME at a folder deja may write to; then run 'deja index'",
+      2,
+    );
+  }
+}
+
+/**
  * Creates the data directory (mode 0700).
  *
  * @throws {DejaError} naming the directory and the reason when it cannot be made.
@@ -683,6 +709,8 @@ export function makeDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
+    const file = notAFolder(dir);
+    if (file) throw file;
     const code = (e as { code?: string }).code ?? (e as Error).message;
     throw new DejaError(
       `cannot create the index directory ${dir}: ${code}`,
