@@ -144,6 +144,13 @@ export interface WalkOptions {
    * a folder of stores): none is opened nor yielded.
    */
   onError?(path: string, error: Error): void;
+  /**
+   * The root is only a place a store may be (another harness's project folder), not one deja
+   * was told of: when a folder above it may not be opened (the root's own `stat` is refused),
+   * it yields nothing and nothing is reported (trial 127 F7: Crush's unreadable projects folder
+   * gave four permission errors under senpi, which only looked for its folder in each).
+   */
+  probe?: boolean;
 }
 
 /** Reported for a link to a folder that holds the walk's root (`/`, a home): not followed. */
@@ -196,7 +203,9 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") opts.onError?.(dir, e as Error);
+      if (code === "ENOENT" || code === "ENOTDIR") return;
+      if (depth === 0 && opts.probe && (await statOrNull(dir)) === undefined) return;
+      opts.onError?.(dir, e as Error);
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -299,6 +308,25 @@ export async function isRegularFile(path: string, report?: Unreadable): Promise<
     report(path, new BrokenLinkError(path));
   }
   return false;
+}
+
+/**
+ * Hands `report` the error `stat` meets on `path` unless it says the path is not there, and
+ * returns true then: a place deja was told a store is (a root, a registry's entry) whose folder
+ * it may not open is named, not taken for absent (trial 127 F6: aider's history in an
+ * unreadable folder was "up to date"). Not for places only probed (a known project's folder):
+ * what deja cannot tell there is no store it failed to read.
+ */
+export async function reportUnstatable(path: string, report?: Unreadable): Promise<boolean> {
+  try {
+    await stat(path);
+    return false;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    report?.(path, e as Error);
+    return true;
+  }
 }
 
 async function lstatOrNull(path: string): Promise<Stats | undefined> {

@@ -44,6 +44,22 @@ export function storeState(path: string): StoreState {
   }
 }
 
+/**
+ * What a store {@link storeState} calls unreadable meets now: `cannot be read now: EACCES:
+ * permission denied` (a folder above it deja may not open), which the permission hint then
+ * follows (trial 127 F6: doctor and sources said "cannot be read now" and no more).
+ */
+export function unreadableNow(path: string): string {
+  try {
+    statSync(path);
+    return "cannot be read now";
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const what = code === "EACCES" || code === "EPERM" ? `${code}: permission denied` : code;
+    return what ? `cannot be read now: ${what}` : "cannot be read now";
+  }
+}
+
 export { isMissing };
 
 /**

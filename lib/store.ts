@@ -30,7 +30,7 @@ import { pathToFileURL } from "node:url";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError, writeReason } from "../core/errors.ts";
 import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
-import { manifestPath } from "./fresh/manifest.ts";
+import { dropManifest, manifestPath } from "./fresh/manifest.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
 export { indexPath } from "../core/paths.ts";
@@ -312,20 +312,24 @@ export function checkIndex(path: string): string | null {
     // SQLite finds no fault in an emptied file: it reads as a new database.
     if (emptiedIndex(path, statSync(path))) throw EMPTIED;
     // A file deja may not write is read as it is: a reader would leave a read-only `-shm`.
-    if (!fileWritable(path)) return quickCheck(db = openFrozen(path, 1000));
-    db = new DatabaseSync(
-      path,
-      { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
-    );
-    try {
-      db.prepare("SELECT count(*) FROM sqlite_schema").get();
-    } catch (e) {
-      // In a folder deja may not write to, read as it is (see Store.open).
-      if (!(cannotOpen(e) || refusedWrite(e)) || indexWritable(path)) throw e;
-      db.close();
-      db = openFrozen(path, 1000);
+    if (!fileWritable(path)) db = openFrozen(path, 1000);
+    else {
+      db = new DatabaseSync(
+        path,
+        { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
+      );
+      try {
+        db.prepare("SELECT count(*) FROM sqlite_schema").get();
+      } catch (e) {
+        // In a folder deja may not write to, read as it is (see Store.open).
+        if (!(cannotOpen(e) || refusedWrite(e)) || indexWritable(path)) throw e;
+        db.close();
+        db = openFrozen(path, 1000);
+      }
     }
-    return quickCheck(db);
+    // A SQLite file with no tables where the index held sessions (trial 127 F5).
+    const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n;
+    return emptiedIndex(path, statSync(path), tables) ?? quickCheck(db);
   } catch (e) {
     if (e === EMPTIED) return emptiedIndex(path, statSync(path));
     // A full disk is no damage (trial 111 F4: a rebuild set the sound index aside for it).
@@ -363,20 +367,36 @@ export function moveIndexAside(path: string, now = new Date()): string {
   return to;
 }
 
+/** The index file's name in its folder (core/paths.ts indexPath). */
+const INDEX_NAME = "index.db";
+
 /** Thrown inside {@link checkIndex} for an emptied index ({@link emptiedIndex}). */
 const EMPTIED = new Error("emptied");
 
 /**
  * Why the index file at `path` (as `st` says it is) is an index emptied, or null when it is
- * not: 0 bytes long, though the stat manifest beside it (lib/fresh/manifest.ts) stamped this
- * very file (device and inode) with pages in it. SQLite opens an empty file as a new database:
- * searches answered "nothing matched", the next "the index was never built in full", and a
- * background run built a new index that lacked what only the old one held, unsaid (trial 111
- * F7). A file being made (a first run) is not one: the manifest stamped another file, or none.
+ * not: 0 bytes long, or a SQLite file with no tables (`tables`, when the caller counted them),
+ * though the stat manifest beside it (lib/fresh/manifest.ts) says the index held something:
+ * it stamped this very file (device and inode) with pages in it, or another file that held
+ * sessions. SQLite opens an empty file as a new database: searches answered "nothing matched",
+ * the next "the index was never built in full", and a background run built a new index that
+ * lacked what only the old one held, unsaid (trial 111 F7). An empty file put in the index's
+ * place (restored from a backup, swapped, synced: a new inode) is one too (trial 127 F5: it
+ * was named only when it was the very file the manifest stamped). A file deja makes (a first
+ * run, a rebuild) is not one: {@link Store.open} drops the manifest before it makes the file.
  * The reason says what the index held and how many of its stores are gone since.
  */
-export function emptiedIndex(path: string, st: { size: number; dev: number; ino: number }) {
-  if (st.size !== 0) return null;
+export function emptiedIndex(
+  path: string,
+  st: { size: number; dev: number; ino: number },
+  tables?: number,
+) {
+  const how = st.size === 0
+    ? "emptied to 0 bytes"
+    : tables === 0
+    ? "emptied: a database with no tables"
+    : null;
+  if (how === null) return null;
   let m: { index?: unknown; totals?: { sessions?: unknown }; rows?: unknown } | null;
   let stamp: unknown;
   try {
@@ -385,8 +405,14 @@ export function emptiedIndex(path: string, st: { size: number; dev: number; ino:
   } catch {
     return null;
   }
+  if (!Array.isArray(stamp) || !(stamp[2] > 0)) return null;
+  const same = stamp[0] === st.dev && stamp[1] === st.ino;
+  // Another file is said emptied only in the index's place (not an index set aside beside it,
+  // which the manifest of the index now there says nothing of) and when the manifest's held sessions.
   if (
-    !Array.isArray(stamp) || stamp[0] !== st.dev || stamp[1] !== st.ino || !(stamp[2] > 0)
+    !same &&
+    (basename(path) !== INDEX_NAME ||
+      !(typeof m?.totals?.sessions === "number" && m.totals.sessions > 0))
   ) return null;
   const sessions = m?.totals?.sessions;
   const rows = Array.isArray(m?.rows) ? m.rows as Array<{ path?: unknown }> : [];
@@ -401,7 +427,7 @@ export function emptiedIndex(path: string, st: { size: number; dev: number; ino:
       gone === 1 ? "1 store" : `${gone} stores`
     } gone since, which no rebuild can bring back`
     : "";
-  return `emptied to 0 bytes${held}${lost}`;
+  return `${how}${held}${lost}`;
 }
 
 /** Whether `path` is a link (to nothing, when `existsSync` said no). */
@@ -481,6 +507,8 @@ export class Store {
       } catch (e) {
         if (e instanceof IndexDamaged) throw e;
         const code = (e as { code?: string }).code;
+        const file = code === "ENOTDIR" ? notAFolder(dirname(path)) : null;
+        if (file) throw file;
         if (code !== "ENOENT") {
           throw new DejaError(
             `cannot read the index ${path}: ${code ?? (e as Error).message}`,
@@ -503,7 +531,12 @@ export class Store {
         2,
       );
     }
-    if (fresh && !memory) makeDataDir(join(path, ".."));
+    if (fresh && !memory) {
+      makeDataDir(join(path, ".."));
+      // What the manifest says of an index that is no longer there is not said of this new file
+      // while it is still empty ({@link emptiedIndex}).
+      dropManifest(path);
+    }
     const busy = Math.max(0, Math.floor(opts.busyMs ?? 5000));
     let db: DatabaseSync;
     let frozen = false;
@@ -550,7 +583,7 @@ export class Store {
     const store = new Store(db, path);
     store.frozen = frozen;
     try {
-      store.migrate(Boolean(opts.readOnly) || frozen);
+      store.migrate(Boolean(opts.readOnly) || frozen, fresh);
     } catch (e) {
       store.close();
       throw e;
@@ -558,7 +591,7 @@ export class Store {
     return store;
   }
 
-  private migrate(readOnly: boolean): void {
+  private migrate(readOnly: boolean, fresh: boolean): void {
     let version: number;
     try {
       version = (this.db.prepare("PRAGMA user_version").get() as { user_version: number })
@@ -575,6 +608,12 @@ export class Store {
         `the index ${this.path} is unreadable: ${(e as Error).message}`,
         "run 'deja index --rebuild' to start a new one",
       );
+    }
+    // A SQLite file with no tables put where the index held sessions (trial 127 F5): named as
+    // damaged, not taken for a new index.
+    if (version === 0 && !fresh) {
+      const emptied = emptiedIndex(this.path, statSync(this.path), this.tables());
+      if (emptied) throw new IndexDamaged(this.path, emptied);
     }
     if (version > SCHEMA_VERSION) {
       throw new DejaError(
@@ -619,6 +658,11 @@ export class Store {
     }
   }
 
+  /** How many tables, indexes and views the file holds (0: a new or emptied database). */
+  private tables(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n;
+  }
+
   /** Counts for `deja sources` and `deja stats`. */
   stats(): { sessions: number; events: number; sources: number } {
     return Q.stats.get(this, {})!;
@@ -633,6 +677,30 @@ export class Store {
 }
 
 /**
+ * The error for an index folder (DEJA_HOME, or `${XDG_DATA_HOME}/deja`) that is a file, or under
+ * one, where deja needs a folder; null when it is a folder, is not there yet, or cannot be told
+ * (trial 127 F8: doctor said "its folder is read-only", and the commands said ENOTDIR or EEXIST).
+ */
+export function notAFolder(dir: string): DejaError | null {
+  for (let p = dir;; p = dirname(p)) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(p) === p) return null;
+      continue;
+    }
+    if (st.isDirectory()) return null;
+    return new DejaError(
+      `${p} is a file, where deja needs a folder for its index${p === dir ? "" : ` (${dir})`}`,
+      "move the file away, or point DEJA_HOME at a folder deja may write to; then run 'deja index'",
+      2,
+    );
+  }
+}
+
+/**
  * Creates the data directory (mode 0700).
  *
  * @throws {DejaError} naming the directory and the reason when it cannot be made.
@@ -641,6 +709,8 @@ export function makeDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
+    const file = notAFolder(dir);
+    if (file) throw file;
     const code = (e as { code?: string }).code ?? (e as Error).message;
     throw new DejaError(
       `cannot create the index directory ${dir}: ${code}`,

@@ -11,7 +11,7 @@ import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
 import { agedCounts, agedExamples, isDamage } from "./skips.ts";
 import { parseKept, parseKeptIds, parseSkipExamples, parseSkips } from "./source_state.ts";
-import { type StoreState, storeState } from "./gone.ts";
+import { type StoreState, storeState, unreadableNow } from "./gone.ts";
 import { isPermissionDenied, withPermissionHint } from "../core/fs.ts";
 import { plural } from "../core/text.ts";
 
@@ -241,7 +241,7 @@ export function storeDamage(
     if (state === "gone") continue;
     const problem = storeProblem(r.error, state);
     // One a stat cannot reach now (permission denied) failed, whatever its last read said.
-    const error = state === "unreadable" ? "cannot be read now" : r.error;
+    const error = state === "unreadable" ? unreadableNow(r.path) : r.error;
     const s = storeSkips(r.skipped, r.mtime);
     if (!problem && !s.damaged) continue;
     const h = get(r.harness);

@@ -33,6 +33,12 @@ export interface PiLayout {
   id: string;
   /** Directories to walk for `*.jsonl`, in priority order (missing ones yield nothing). */
   roots(env: Env, knownProjects: string[]): string[] | Promise<string[]>;
+  /**
+   * Directories walked after the roots that are only places a store may be (in the projects
+   * other harnesses know): one a folder above may not be opened is passed over in silence
+   * (core/fs.ts, `walk`'s `probe`).
+   */
+  probes?(knownProjects: string[]): string[];
   /** Keeps a found file (default: every `*.jsonl`). */
   accept?(path: string, name: string): boolean;
   /** How deep below a root to look (default 3: `<project dir>/<session>/<child>.jsonl`). */
@@ -43,13 +49,19 @@ export interface PiLayout {
 
 /** Finds the `*.jsonl` files of a layout. */
 export async function discoverPi(layout: PiLayout, ctx: DiscoverCtx) {
-  const roots = [...new Set(await layout.roots(ctx.env, ctx.knownProjects))];
+  const told = new Set(await layout.roots(ctx.env, ctx.knownProjects));
+  const roots = [...new Set([...told, ...layout.probes?.(ctx.knownProjects) ?? []])];
   const sources: SourceRef[] = [];
   const seen = new Set<string>();
   const match = (p: string, name: string) =>
     name.endsWith(".jsonl") && (layout.accept?.(p, name) ?? true);
   for (const root of roots) {
-    const opts = { match, maxDepth: layout.maxDepth ?? 3, onError: ctx.problem };
+    const opts = {
+      match,
+      maxDepth: layout.maxDepth ?? 3,
+      onError: ctx.problem,
+      probe: !told.has(root),
+    };
     for await (const path of walk(root, opts)) {
       if (seen.has(path)) continue;
       seen.add(path);

@@ -15,7 +15,7 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { isRegularFile, readTextOrNone, skipUnreadable } from "../core/fs.ts";
+import { isRegularFile, readTextOrNone, reportUnstatable, skipUnreadable } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
 import { dataDir, expandHome, rootFrom } from "../core/paths.ts";
 import { withModel } from "./_util.ts";
@@ -123,7 +123,7 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
     if (await isRegularFile(path, problem)) {
       const companions = [inputHistoryPath(env, path)];
       sources.push({ harness: ID, path, kind: "document", companions });
-    }
+    } else if (roots.includes(path)) await reportUnstatable(path, problem);
   }
   // Roots shown by `deja sources`: the fixed places, and the project files that exist.
   for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);

@@ -61,7 +61,7 @@
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
-import { isDir, statOrNull, statRegular } from "../core/fs.ts";
+import { isDir, reportUnstatable, statOrNull, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
 import { heldIds, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
@@ -154,6 +154,9 @@ export const crush: Parser = {
       // A project deleted with its store is normal; a store kept elsewhere (an absolute
       // `data_dir`) outlives its project and is read (trial 29: skipped without a word).
       if (!(await isDir(here(project))) && !(await statOrNull(db))) {
+        // One a folder above may not be opened is named as unreadable, not taken for absent
+        // (trial 127 F7: Crush's unreadable projects folder left it "up to date").
+        if (await reportUnstatable(db, problem)) continue;
         absent.push(dirname(db));
         continue;
       }

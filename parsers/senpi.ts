@@ -25,11 +25,11 @@ import { piJsonlParser } from "./_pi.ts";
 /** The Senpi parser. */
 export const senpi: Parser = piJsonlParser({
   id: "senpi",
-  roots: (env, known) => [
+  roots: (env) => [
     rootFrom(env, "senpi", [
       ["SENPI_CODING_AGENT_SESSION_DIR", ""],
       ["SENPI_CODING_AGENT_DIR", "sessions"],
     ], "~/.senpi/agent/sessions"),
-    ...known.map((p) => join(p, ".senpi", "agent", "sessions")),
   ],
+  probes: (known) => known.map((p) => join(p, ".senpi", "agent", "sessions")),
 });

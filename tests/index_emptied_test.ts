@@ -5,12 +5,15 @@
  * in full", and a background run built a new one without the sessions only the old one held).
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { emptiedIndex } from "../lib/store.ts";
+import { emptiedIndex, Store } from "../lib/store.ts";
 import { claudeStore, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { runWith } from "./_cli_io.ts";
+import { testEnv } from "./_fixture.ts";
+import { callDeja } from "../lib/mcp/call.ts";
 
 const run = (args: string[], vars: Record<string, string>) => runWith(args, vars);
 
@@ -47,11 +50,8 @@ Deno.test("an index emptied to 0 bytes is named damaged, with what it held, unti
     }
     const doc = JSON.parse((await run(["doctor", "--json"], vars)).out).index;
     assertStringIncludes(doc.error, EMPTIED);
-    // Only this very file, stamped by the manifest, is an index emptied: another empty file (a
-    // first run making its index) is not.
     const st = statSync(db);
     assertStringIncludes(emptiedIndex(db, st) ?? "", "emptied to 0 bytes");
-    assertEquals(emptiedIndex(db, { ...st, ino: st.ino + 1 }), null);
     const rebuilt = await run(["index", "--rebuild"], vars);
     assertEquals(rebuilt.code, 0, rebuilt.err);
     assertStringIncludes(rebuilt.err, "the index was damaged; moved it to");
@@ -62,3 +62,65 @@ Deno.test("an index emptied to 0 bytes is named damaged, with what it held, unti
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 127 F5: an empty file put in the index's place (restored from a backup, swapped: another
+// inode than the one the manifest stamped) was not named: searches and MCP said "nothing
+// matched", doctor found nothing, and `deja index` built a new index without the session only
+// the old one held. An empty SQLite file (no tables) is the same.
+for (const how of ["a new 0-byte file", "a SQLite file with no tables"]) {
+  Deno.test(`an index replaced by ${how} is named damaged, with what it held, until --rebuild`, async () => {
+    const dir = tempDir("deja-emptied-new-");
+    try {
+      const { vars, files } = claudeStore(dir, SESSIONS);
+      assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+      rmSync(files[0]); // aaaaaaaa lives in the index alone now ("gone, kept")
+      assertEquals((await run(["index"], vars)).code, 0);
+      const db = join(vars.DEJA_HOME, "index.db");
+      const { ino } = statSync(db);
+      renameSync(db, join(dir, "index.db.old"));
+      rmSync(`${db}-wal`, { force: true });
+      rmSync(`${db}-shm`, { force: true });
+      if (how === "a new 0-byte file") writeFileSync(db, "", { mode: 0o600 });
+      else {
+        const empty = new DatabaseSync(db);
+        empty.exec("CREATE TABLE t (x); DROP TABLE t"); // a header written, no table left
+        empty.close();
+      }
+      assert(statSync(db).ino !== ino);
+      const what = how === "a new 0-byte file"
+        ? "emptied to 0 bytes"
+        : "emptied: a database with no tables";
+      const said = `deja: the index ${db} is damaged (${what}; it held 2 sessions, among them ` +
+        "those of 1 store gone since, which no rebuild can bring back)";
+      for (const args of [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"]]) {
+        const r = await run(args, vars);
+        assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
+        assertStringIncludes(r.err, said);
+        assertStringIncludes(r.err, "hint: run 'deja index --rebuild'");
+        assert(!/nothing matched|never built in full|no session matches/.test(r.err), r.err);
+      }
+      const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
+        env: testEnv(vars.HOME, vars),
+        cwd: "/w/app",
+        log: () => {},
+      });
+      assertEquals(mcp.isError, true);
+      assertStringIncludes(mcp.content[0].text, what);
+      const doc = await run(["doctor", "--json"], vars);
+      assert(doc.code !== 0, doc.out);
+      assertStringIncludes(JSON.parse(doc.out).index.error, `${what}; it held 2 sessions`);
+      const rebuilt = await run(["index", "--rebuild"], vars);
+      assertEquals(rebuilt.code, 0, rebuilt.err);
+      assertStringIncludes(rebuilt.err, "the index was damaged; moved it to");
+      const found = await run(["betawombat"], vars);
+      assertEquals([found.code, found.err.includes("damaged")], [0, false], found.err);
+      // An index deja makes is no emptied one while still empty, though the manifest of the
+      // one it replaces held sessions: the manifest goes first.
+      renameSync(db, join(dir, "index.db.rebuilt"));
+      Store.open(db, { create: true }).close();
+      assertEquals(emptiedIndex(db, { ...statSync(db), size: 0 }), null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -155,6 +155,7 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       ]
       : []),
     ...(index.forgottenHeld ? ["index (holds forgotten sessions again)"] : []),
+    ...(index.notFolder ? ["index (its folder is a file)"] : []),
     ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
     // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
@@ -228,6 +229,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       failed: index.failed,
       look_again: index.lookAgain,
       read_only: index.readOnly === true,
+      not_folder: index.notFolder?.message ?? null,
       building: index.building ?? null,
       fresh: index.fresh,
       error: index.error ?? null,
@@ -314,7 +316,9 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   } else if (!launcher.exists && targets.some((t) => t.state === "stale_path")) {
     lines.push(c.dim(`  the configs run it: '${again}' writes it again`));
   }
-  const idx = !index.exists
+  const idx = index.notFolder
+    ? c.red(`${index.notFolder.message}: ${index.notFolder.hint}`)
+    : !index.exists
     ? index.readOnly
       ? c.red(
         "no index, and its folder is read-only: point DEJA_HOME at a folder deja may write to",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -29,9 +29,8 @@ import {
   SHORTENED_REASONS,
   skipsText,
 } from "../skips.ts";
-import { storeState } from "../gone.ts";
+import { storeState, unreadableNow } from "../gone.ts";
 import { damageLine, storeProblem, storeSkips } from "../store_damage.ts";
-import { statSync } from "node:fs";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -53,7 +52,8 @@ export const MAX_SKIPPED_AT = 20;
 /** One harness as `deja sources --json` prints it. */
 export interface HarnessSources {
   harness: string;
-  roots: Array<{ path: string; exists: boolean }>;
+  /** `unreadable` when deja may not tell whether it is there (permission denied on its folder). */
+  roots: Array<{ path: string; exists: boolean; unreadable?: true }>;
   /** Stores discovery finds now. */
   stores: number;
   /**
@@ -276,7 +276,11 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     // A folder discovery could not read that holds stores the index has is one problem, said
     // once: as those stores, unreadable (not also as a failure); one that holds none the
     // index knows counts once itself, unreadable when permission was denied.
-    const open = failures.filter((f) => !unreadable.some((u) => u.startsWith(f.path + sep)));
+    // A store's own path among them (an unreadable folder above it) is that store, once (trial
+    // 127 F6: "(2 unreadable)" for aider's one history).
+    const open = failures.filter((f) =>
+      !unreadable.some((u) => u === f.path || u.startsWith(f.path + sep))
+    );
     const deniedDirs = open.filter((f) => isPermissionDenied(f.line)).length;
     const perStoreSessions = mine.reduce((n, r) => n + r.sessions, 0);
     const sessions = held.get(p.id)?.sessions ?? 0;
@@ -286,7 +290,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const failedStores = errs.filter((r) => problemOf(r) === "failed").length;
     out.push({
       harness: p.id,
-      roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
+      roots: roots.map(rootState),
       stores,
       indexed: mine.filter((r) => !problemOf(r) && present.has(r.path)).length,
       gone: gone.length,
@@ -312,7 +316,13 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       damaged,
       damaged_stores: damagedStores,
       last_error: errs.length
-        ? withPermissionHint(`${errs[0].path}: ${errs[0].error ?? "cannot be read now"}`)
+        ? withPermissionHint(
+          `${errs[0].path}: ${
+            state.get(errs[0].path) === "unreadable"
+              ? unreadableNow(errs[0].path)
+              : errs[0].error ?? "cannot be read now"
+          }`,
+        )
         : open[0]?.line ?? null,
       errors: failedStores + open.length - deniedDirs,
       not_read: problems,
@@ -443,7 +453,9 @@ export function sourcesText(
     for (const r of h.roots) {
       lines.push(
         c.dim(
-          `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
+          `              ${r.exists ? "found  " : r.unreadable ? "unreadable" : "absent "} ${
+            tilde(r.path, io.env.home)
+          }`,
         ),
       );
     }
@@ -597,13 +609,29 @@ export function unfinishedMark(lines: number): string {
   return `unfinished: ${plural(lines, "last line")} still being written, read once complete`;
 }
 
+/**
+ * A root as `deja sources` lists it: there or not, or `unreadable` when its folder may not be
+ * opened (trial 127 F6: a history in a folder deja may not read was "absent" and "unreadable"
+ * at once).
+ */
+function rootState(path: string): HarnessSources["roots"][number] {
+  try {
+    return { path, exists: statSync(path, { throwIfNoEntry: false }) !== undefined };
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return code === "EACCES" || code === "EPERM"
+      ? { path, exists: false, unreadable: true }
+      : { path, exists: false };
+  }
+}
+
 /** The roots of a harness in a few words: the one found (or looked at), and how many more. */
-function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: string): string {
+function rootSummary(roots: HarnessSources["roots"], home: string): string {
   const found = roots.filter((r) => r.exists);
   if (!roots.length) return "";
   if (!found.length) {
     return roots.length === 1
-      ? `absent ${tilde(roots[0].path, home)}`
+      ? `${roots[0].unreadable ? "unreadable" : "absent"} ${tilde(roots[0].path, home)}`
       : `none of ${roots.length} roots found`;
   }
   const more = roots.length - 1;

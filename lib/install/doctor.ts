@@ -55,6 +55,7 @@ import {
   indexPath,
   indexWritable,
   lockHolder,
+  notAFolder,
   noteDamage,
   readOnlyPart,
   setAsideIndexes,
@@ -137,6 +138,11 @@ export interface IndexStatus {
    * there; trial 30: counted as stores, "41 changed or new" for one new store).
    */
   lookAgain: number;
+  /**
+   * The index's folder is a file (or under one), where deja needs a folder: what to do about it
+   * (trial 127 F8: said "its folder is read-only").
+   */
+  notFolder?: { message: string; hint: string };
   /** The index's folder may not be written: no run can bring the index up to date. */
   readOnly?: boolean;
   /** Which of the two is read-only (lib/store.ts `readOnlyPart`). */
@@ -630,6 +636,11 @@ export function indexStatus(env: Env): IndexStatus {
     damage: [],
     forgottenHeld: 0,
   };
+  const file = notAFolder(dirname(path));
+  if (file) {
+    out.notFolder = { message: file.message, hint: file.hint ?? "" };
+    return out;
+  }
   // Said with or without an index: none can be built or brought up to date there (trial 31).
   if (existsSync(dirname(path)) && !indexWritable(path)) {
     out.readOnly = true;

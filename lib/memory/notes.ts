@@ -23,7 +23,14 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
-import { IndexDamaged, IndexDiskFull, IndexLogLost, indexPath, Store } from "../store.ts";
+import {
+  IndexDamaged,
+  IndexDiskFull,
+  IndexLogLost,
+  indexPath,
+  notAFolder,
+  Store,
+} from "../store.ts";
 import { exactProject, indexedProject, isWindowsPath, normalizeProject } from "../project_path.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
@@ -223,7 +230,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     }
     if (fresh) chmodSync(path, 0o600);
   } catch (e) {
-    throw new DejaError(
+    throw notAFolder(dirname(path)) ?? new DejaError(
       `cannot write ${path}: ${writeReason(e)}`,
       "set DEJA_HOME to a directory you can write",
     );
