@@ -29,7 +29,7 @@ import type {
   SourceRef,
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
-import { READERS, REVISIONS } from "./version.ts";
+import { READERS, REDACTION, REVISIONS } from "./version.ts";
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
@@ -501,6 +501,7 @@ async function onePass(
         value: JSON.stringify({
           at: Date.now(),
           readers: READERS,
+          redaction: REDACTION,
           revisions: REVISIONS,
           harnesses: out.map((h) => ({ ...h })),
         }),

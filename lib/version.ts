@@ -172,12 +172,22 @@ export const REVISIONS: Readonly<Record<string, number>> = {
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
 export function revisionOf(harness: string): number {
-  return REVISIONS[harness] ?? 0;
+  return (REVISIONS[harness] ?? 0) + REDACTION * 1000;
 }
+
+/**
+ * The generation of secrets redaction, raised when a rule change masks text that an index
+ * built before holds unmasked: every store is read again whole by the next `deja index` (its
+ * sessions written anew, redacted by the rules of now), as for a parser revision, since
+ * {@link revisionOf} counts it in each harness's revision. 1 (session 49): a password after
+ * a login command's `-p`, Discord tokens, Azure SAS signatures, passwords in hashes,
+ * annotated assignments, `.netrc` and HTML-escaped quotes (trial 127 F1-F4).
+ */
+export const REDACTION = 1;
 
 /** {@link READERS} and {@link REVISIONS} in one string, to tell whether a record was made by these readers. */
 export function readersKey(): string {
-  return `${READERS} ${JSON.stringify(REVISIONS)}`;
+  return `${READERS} ${REDACTION} ${JSON.stringify(REVISIONS)}`;
 }
 
 /** The line `deja --version` prints (the launcher checks for `deja <digit>`). */

@@ -16,7 +16,7 @@ import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { upToDate } from "../lib/fresh/noop.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
-import { revisionOf, REVISIONS } from "../lib/version.ts";
+import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
 import { harnessIds } from "../core/registry.ts";
 
 const SID = "41111111-2222-4333-8444-555555555555";
@@ -105,6 +105,44 @@ Deno.test("a store read by another revision of its parser is read again whole by
   assert(upToDate(env), "the re-read store is vouched for again");
   const again = await runMain(env, ["index", "--json"]);
   assertEquals(claudeOf(again.out).read, 0, again.out);
+});
+
+// Trial 127 F1-F4: new redaction rules masked nothing an index built before held until
+// `--rebuild`; a redaction generation (lib/version.ts REDACTION) reads every store again.
+Deno.test("an index built before a redaction generation has its stores read again whole", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    // As an older deja left it: its redaction let a secret through, each store's reader the
+    // parser's revision alone, and its last run's record with no redaction generation.
+    store.db.prepare("UPDATE events SET text = 'docker login -p hunter2secret' WHERE kind = 'user'")
+      .run();
+    for (const h of ["claude"]) {
+      store.db.prepare("UPDATE sources SET reader = ? WHERE harness = ?").run(REVISIONS[h], h);
+    }
+    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+      value: string;
+    };
+    const last = JSON.parse(row.value);
+    delete last.redaction;
+    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
+      JSON.stringify(last),
+    );
+  } finally {
+    store.close();
+  }
+  const m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+  m.readers = "older readers";
+  writeFileSync(manifestPath(path), JSON.stringify(m));
+  assertEquals(upToDate(env), null, "the stat pass vouches for nothing an older redaction read");
+  const cli = await runMain(env, ["index", "--json"]);
+  assertEquals(cli.code, 0, cli.err);
+  assertEquals(claudeOf(cli.out).read, 1, cli.out);
+  assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
+  assert(REDACTION >= 1);
+  assert(upToDate(env), "read by this generation now: vouched for again");
 });
 
 Deno.test("a store of another harness's revision is not read again", async () => {

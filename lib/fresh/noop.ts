@@ -26,7 +26,7 @@
  */
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
-import { READERS, revisionOf, REVISIONS } from "../version.ts";
+import { READERS, REDACTION, REVISIONS } from "../version.ts";
 import {
   acquireWriterLock,
   IndexDamaged,
@@ -128,6 +128,7 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
         value: JSON.stringify({
           at: Date.now(),
           readers: READERS,
+          redaction: REDACTION,
           revisions: REVISIONS,
           harnesses,
         }),
@@ -193,10 +194,12 @@ function lastRun(store: Store): HarnessSummary[] {
     const v = JSON.parse(Q.getMeta.get(store, { key: "last_index" })?.value ?? "{}");
     // A run by readers of another generation vouches for no harness (lib/version.ts READERS),
     // nor for one whose parser had another revision (REVISIONS: its stores are read again).
-    if (v?.readers !== READERS || !Array.isArray(v?.harnesses)) return [];
+    // Nor a run by another generation of secrets redaction (lib/version.ts REDACTION).
+    if (v?.readers !== READERS || (v?.redaction ?? 0) !== REDACTION) return [];
+    if (!Array.isArray(v?.harnesses)) return [];
     const revisions: Record<string, number> = v.revisions ?? {};
     return (v.harnesses as HarnessSummary[])
-      .filter((h) => (revisions[h.harness] ?? 0) === revisionOf(h.harness));
+      .filter((h) => (revisions[h.harness] ?? 0) === (REVISIONS[h.harness] ?? 0));
   } catch {
     return [];
   }
