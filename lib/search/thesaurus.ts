@@ -19,7 +19,10 @@
  * search, payments, sign-in), lib/search/thesaurus_ops.ts (databases, caches,
  * queues, clouds, networks, the OS, builds, tests, security, logs, speed,
  * concurrency, git, editors) and lib/search/thesaurus_plain.ts (data, dates,
- * text, and the plain words for what someone saw), and are gathered here.
+ * text, and the plain words for what someone saw) and
+ * lib/search/thesaurus_lay.ts (the lay, roundabout and British words people
+ * use for a component or a symptom: `killswitch`, `miniature`, `dues`,
+ * `tickbox`, `padlock`, `gibberish`), and are gathered here.
  *
  * `lose` sits with `drop`/`lost` (messages lost or dropped are one symptom):
  * the history holding only `loses` ("loses the timezone"), "lose messages"
@@ -37,6 +40,7 @@
 import { THESAURUS_WEB } from "./thesaurus_web.ts";
 import { THESAURUS_OPS } from "./thesaurus_ops.ts";
 import { THESAURUS_PLAIN } from "./thesaurus_plain.ts";
+import { THESAURUS_LAY } from "./thesaurus_lay.ts";
 
 /** Groups of related words (see the module doc). */
 export const THESAURUS: readonly (readonly string[])[] = [
@@ -429,4 +433,5 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ...THESAURUS_WEB,
   ...THESAURUS_OPS,
   ...THESAURUS_PLAIN,
+  ...THESAURUS_LAY,
 ];

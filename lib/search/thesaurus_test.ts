@@ -51,6 +51,20 @@ Deno.test("the thesaurus reaches past deja's own benchmark: UI, browsers, phones
   for (const [a, b] of pairs) assert(relatedTo(a).includes(b), `${a} -> ${b}`);
 });
 
+Deno.test("lay, roundabout and British words reach the developer's word for the same thing", () => {
+  const pairs: [string, string][] = [
+    ["killswitch", "featureflag"], // a feature flag as a kill switch
+    ["miniature", "thumbnail"], // an image preview
+    ["dues", "subscription"], // a subscription charge
+    ["paperwork", "invoices"], // billing documents
+    ["tickbox", "checkbox"], // a British form control
+    ["padlock", "certificate"], // the browser's TLS indicator
+    ["gibberish", "mojibake"], // text that came out garbled
+    ["bouncing", "redirectloop"], // "keeps bouncing me back"
+  ];
+  for (const [a, b] of pairs) assert(relatedTo(a).includes(b), `${a} -> ${b}`);
+});
+
 Deno.test("a word with two senses is not bridged to the other sense's words", () => {
   const apart: [string, string][] = [
     ["picture", "responsive"], // an image is not a layout breakpoint
@@ -60,6 +74,10 @@ Deno.test("a word with two senses is not bridged to the other sense's words", ()
     ["lag", "replicationlag"], // a slow UI, not a replica behind
     ["mount", "bindmount"], // a component mounting, not a volume
     ["hit", "cachehit"], // everyday words stay out
+    ["nudge", "latency"], // a notification ping, not a network ping
+    ["bounced", "redirect"], // an email that bounced, not a redirect bouncing back
+    ["lockout", "mutex"], // an account locked out, not a lock in code
+    ["overheating", "ratelimit"], // a device throttling itself, not a rate limit
   ];
   for (const [a, b] of apart) assert(!relatedTo(a).includes(b), `${a} must not relate to ${b}`);
   // Widening stays bounded: no word relates to a crowd.
