@@ -764,7 +764,14 @@ function closestFirst(
   for (const c of changes) {
     const far = new Map(c.to.map((w) => [w, distance(c.from, w, 3)]));
     const best = Math.min(...far.values());
-    for (const [w, d] of far) if (d === best && best <= 2 && far.size > 1) closer.add(w);
+    if (best > 2 || far.size < 2) continue;
+    // The closest spelling's plural or singular is that spelling too (`certificates` beside
+    // `certificate` for `cettificate`: a session writing only the plural is no farther form).
+    const bests = [...far].filter(([, d]) => d === best).map(([w]) => w);
+    const plural = (a: string, b: string) => a === b + "s" || a === b + "es";
+    for (const w of far.keys()) {
+      if (bests.some((b) => w === b || plural(w, b) || plural(b, w))) closer.add(w);
+    }
   }
   if (!closer.size) return undefined;
   const above = alts.map((a) => {
