@@ -174,11 +174,17 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
       );
 
       const page = sessionPage({ base: "/t", store, env, now: 0 }, "crush", SID) ?? "";
-      const view = [
+      const drawn = [
         ...page.matchAll(/<pre class="cmd">\$ ([^<]*)<\/pre><span class="st st-(\w+)">/g),
       ]
         .map((m) => [m[1], m[2]]);
-      assertEquals(view, want, "view");
+      // The refused call is drawn as its command marked not run (trial 126 F5), never as a run.
+      assertEquals(
+        drawn.filter(([c]) => c === DENIED),
+        [[DENIED, "not_run"]],
+        "view's refused call",
+      );
+      assertEquals(drawn.filter(([c]) => c !== DENIED), want, "view");
 
       const how = howRuns(store, "kit", { limit: 10, hidden: new Set([scratchRow(store)]) })
         .commands;
