@@ -27,7 +27,7 @@ import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
 import { expand, isSpellingFix, type LiteralTier, type TermStats, wordForms } from "./expand.ts";
 import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
-import { relevance } from "./relevance.ts";
+import { relevance, type RelevanceResult } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
 import { type Forms, formsOf } from "./whole.ts";
@@ -263,18 +263,10 @@ export function ladder(
     rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
   }
   if (!rel.scores.size) return nothing;
-  const { scores, alts, weights, counts, coord, phraseWords } = rel;
   const forms = long ? formsOf(stats, q.parsed) : [];
   return {
-    tier: "relevance",
-    scores,
-    alts,
-    weights,
-    counts,
-    changes: [],
-    ...(coord ? { coord } : {}),
+    ...relevanceTier(rel),
     ...(forms.length ? { forms } : {}),
-    ...(phraseWords.size ? { phraseWords } : {}),
     ...(fixes ? { fixes } : {}),
     ...(met.length ? { spelt: met } : {}),
   };
@@ -381,7 +373,11 @@ function phraseRelevance(
   ];
   const rel = relevance(stats, words, f, rootOf, query);
   for (const id of rel.scores.keys()) if (!phrased.has(id)) rel.scores.delete(id);
-  if (!rel.scores.size) return undefined;
+  return rel.scores.size ? relevanceTier(rel) : undefined;
+}
+
+/** The `relevance` tier's result from what lib/search/relevance.ts ranked. */
+function relevanceTier(rel: RelevanceResult): LadderResult {
   const { scores, alts, weights, counts, coord, phraseWords } = rel;
   return {
     tier: "relevance",
