@@ -54,18 +54,27 @@ function readByOlderParser(path: string, harness: string): void {
       revisionOf(harness) - 1,
       harness,
     );
-    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
-      value: string;
-    };
-    const last = JSON.parse(row.value);
-    last.revisions = { ...last.revisions, [harness]: revisionOf(harness) - 1 };
-    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
-      JSON.stringify(last),
-    );
+    editLastRun(store, (last) => {
+      last.revisions = { ...(last.revisions as object), [harness]: revisionOf(harness) - 1 };
+    });
   } finally {
     store.close();
   }
-  // The manifest an older deja wrote names its readers.
+  olderManifest(path);
+}
+
+/** Edits the record of the last full run (`meta` last_index) in place. */
+function editLastRun(store: Store, edit: (last: Record<string, unknown>) => void): void {
+  const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+    value: string;
+  };
+  const last = JSON.parse(row.value);
+  edit(last);
+  store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(JSON.stringify(last));
+}
+
+/** The stat manifest as an older deja wrote it: it names other readers. */
+function olderManifest(path: string): void {
   const m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
   m.readers = "older readers";
   writeFileSync(manifestPath(path), JSON.stringify(m));
@@ -122,20 +131,11 @@ Deno.test("an index built before a redaction generation has its stores read agai
     for (const h of ["claude"]) {
       store.db.prepare("UPDATE sources SET reader = ? WHERE harness = ?").run(REVISIONS[h], h);
     }
-    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
-      value: string;
-    };
-    const last = JSON.parse(row.value);
-    delete last.redaction;
-    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
-      JSON.stringify(last),
-    );
+    editLastRun(store, (last) => delete last.redaction);
   } finally {
     store.close();
   }
-  const m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
-  m.readers = "older readers";
-  writeFileSync(manifestPath(path), JSON.stringify(m));
+  olderManifest(path);
   assertEquals(upToDate(env), null, "the stat pass vouches for nothing an older redaction read");
   const cli = await runMain(env, ["index", "--json"]);
   assertEquals(cli.code, 0, cli.err);
@@ -152,14 +152,9 @@ Deno.test("a store of another harness's revision is not read again", async () =>
   const store = Store.open(path);
   try {
     // Only the revisions of a harness that has no store here differ.
-    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
-      value: string;
-    };
-    const last = JSON.parse(row.value);
-    last.revisions = { ...last.revisions, aider: revisionOf("aider") + 7 };
-    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
-      JSON.stringify(last),
-    );
+    editLastRun(store, (last) => {
+      last.revisions = { ...(last.revisions as object), aider: revisionOf("aider") + 7 };
+    });
   } finally {
     store.close();
   }
