@@ -27,17 +27,25 @@ const SESSIONS: SessionSpec[] = ["a", "b"].map((k, i) => ({
   }],
 }));
 
+/**
+ * Both sessions indexed, then the store of `aaaaaaaa` deleted and indexed again: the index alone
+ * holds it now ("gone, kept"). Its env vars and the index's path.
+ */
+async function indexedWithGone(dir: string): Promise<{ vars: Record<string, string>; db: string }> {
+  const { vars, files } = claudeStore(dir, SESSIONS);
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  rmSync(files[0]);
+  assertEquals((await run(["index"], vars)).code, 0);
+  return { vars, db: join(vars.DEJA_HOME, "index.db") };
+}
+
 const EMPTIED = "is damaged (emptied to 0 bytes; it held 2 sessions, among them those of 1 store " +
   "gone since, which no rebuild can bring back)";
 
 Deno.test("an index emptied to 0 bytes is named damaged, with what it held, until --rebuild", async () => {
   const dir = tempDir("deja-emptied-");
   try {
-    const { vars, files } = claudeStore(dir, SESSIONS);
-    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
-    rmSync(files[0]); // aaaaaaaa lives in the index alone now ("gone, kept")
-    assertEquals((await run(["index"], vars)).code, 0);
-    const db = join(vars.DEJA_HOME, "index.db");
+    const { vars, db } = await indexedWithGone(dir);
     const { ino } = statSync(db);
     writeFileSync(db, ""); // emptied in place
     assertEquals(statSync(db).ino, ino);
@@ -71,11 +79,7 @@ for (const how of ["a new 0-byte file", "a SQLite file with no tables"]) {
   Deno.test(`an index replaced by ${how} is named damaged, with what it held, until --rebuild`, async () => {
     const dir = tempDir("deja-emptied-new-");
     try {
-      const { vars, files } = claudeStore(dir, SESSIONS);
-      assertEquals((await run(["index", "--quiet"], vars)).code, 0);
-      rmSync(files[0]); // aaaaaaaa lives in the index alone now ("gone, kept")
-      assertEquals((await run(["index"], vars)).code, 0);
-      const db = join(vars.DEJA_HOME, "index.db");
+      const { vars, db } = await indexedWithGone(dir);
       const { ino } = statSync(db);
       renameSync(db, join(dir, "index.db.old"));
       rmSync(`${db}-wal`, { force: true });
