@@ -88,3 +88,13 @@ export function exactly(
   const [cmd, ...args] = onlyEnv(argv, env);
   return [cmd, args];
 }
+
+/** The command that runs deja from this checkout's sources, as a child process runs it. */
+export const FROM_SOURCE: readonly string[] = [
+  process.execPath,
+  "run",
+  "-A",
+  "--config",
+  join(REPO, "deno.json"),
+  join(REPO, "main.ts"),
+];

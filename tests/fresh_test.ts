@@ -13,7 +13,7 @@ import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runMain } from "./_cli_io.ts";
-import { exactly } from "./_env.ts";
+import { exactly, FROM_SOURCE } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { freshnessNote } from "../lib/fresh/freshen.ts";
 import { callDeja } from "../lib/mcp/call.ts";
@@ -25,14 +25,7 @@ import { briefHolder } from "./_brief_lock.ts";
 import { Store } from "../lib/store.ts";
 import { markRebuild } from "../lib/rebuild_mark.ts";
 
-const SELF = JSON.stringify([
-  process.execPath,
-  "run",
-  "-A",
-  "--config",
-  join(REPO, "deno.json"),
-  join(REPO, "main.ts"),
-]);
+const SELF = JSON.stringify(FROM_SOURCE);
 const SID = "21111111-2222-4333-8444-555555555555";
 
 const line = (i: number, text: string, sid = SID) => claudeLine(i, text, sid);
@@ -195,12 +188,11 @@ Deno.test("a hook answers at once from a stale index and starts the background r
 Deno.test("two concurrent index runs and a refreshing search leave a consistent index", async () => {
   const w = await world();
   for (let i = 2; i < 40; i++) appendFileSync(w.file, line(i, `concurrent turn ${i} ibexwave`));
-  const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
   const spawnIndex = () =>
     new Promise<number>((resolve) => {
       // Through `env -i`: under Deno a child's `env` is added to this process's environment.
       const p = spawn(
-        ...exactly([...deno, join(REPO, "main.ts"), "index", "--wait", "60"], w.vars),
+        ...exactly([...FROM_SOURCE, "index", "--wait", "60"], w.vars),
         {
           stdio: "ignore",
         },
@@ -219,10 +211,9 @@ Deno.test("two concurrent index runs and a refreshing search leave a consistent 
 
 Deno.test("index --watch makes an appended turn searchable within seconds and stops on SIGTERM", async () => {
   const w = await world();
-  const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
   const p = spawn(
     ...exactly(
-      [...deno, join(REPO, "main.ts"), "index", "--watch", "--interval", "1", "--quiet"],
+      [...FROM_SOURCE, "index", "--watch", "--interval", "1", "--quiet"],
       w.vars,
     ),
     { stdio: "ignore" },

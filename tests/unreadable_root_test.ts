@@ -9,12 +9,10 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { spawnSync } from "node:child_process";
-import process from "node:process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { uid } from "../core/runtime.ts";
-import { REPO } from "./_fixture.ts";
-import { exactly, hermeticEnv } from "./_env.ts";
+import { exactly, FROM_SOURCE, hermeticEnv } from "./_env.ts";
 import { runWith } from "./_cli_io.ts";
 import { removeTemp, tempDir } from "./_tmp.ts";
 import { listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
@@ -32,15 +30,7 @@ function runDenied(
   vars: Record<string, string>,
 ): Promise<{ code: number; out: string; err: string }> {
   if (!asRoot) return runWith(args, vars);
-  const deja = [
-    process.execPath,
-    "run",
-    "-A",
-    "--config",
-    join(REPO, "deno.json"),
-    join(REPO, "main.ts"),
-    ...args,
-  ];
+  const deja = [...FROM_SOURCE, ...args];
   const argv = [
     "capsh",
     "--drop=cap_dac_override,cap_dac_read_search",
