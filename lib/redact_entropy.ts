@@ -174,7 +174,15 @@ export function entropySpans(text: string): Span[] {
     // In JSON-escaped text a run may start with the letter of an escape (`\nQ7mZ…`).
     if (start > 0 && text.charCodeAt(start - 1) === 92 && /[nrt]/.test(text[start])) start++;
     // `NAME=value` is one run (`=` is a base64 character): the value starts after the name.
-    const eq = text.indexOf("=", start);
+    // Looked for inside the run only: `indexOf` would read on to the text's next `=`, once per
+    // run (a megabyte of long words and no `=` took 190 ms, 17 ms now).
+    let eq = -1;
+    for (let j = start + 1; j < end - 1; j++) {
+      if (text.charCodeAt(j) === 61) {
+        eq = j;
+        break;
+      }
+    }
     if (
       eq > start && eq < end - 1 && text[eq + 1] !== "=" && NAME_EQ.test(text.slice(start, eq + 1))
     ) {
