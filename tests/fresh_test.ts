@@ -11,7 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
-import { REPO, testEnv } from "./_fixture.ts";
+import { testEnv } from "./_fixture.ts";
 import { runMain } from "./_cli_io.ts";
 import { exactly, FROM_SOURCE } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
