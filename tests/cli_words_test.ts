@@ -160,6 +160,16 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
       limited.err,
       "hint: to search these words: deja search --limit 4 mcp server connection;",
     );
+    // Words after `mcp` that are no prose (trial 125 F5: `deja mcp servr conection --json`):
+    // the hint, keeping --json, and no server (nothing on stdout); in prose, searched.
+    const mcp = await runMain(ix.env, ["mcp", "servr", "conection", "--json"]);
+    assertEquals([mcp.code, mcp.out], [2, ""], mcp.err);
+    assertStringIncludes(
+      mcp.err,
+      "hint: to search these words: deja search --json mcp servr conection;",
+    );
+    const asked = await runMain(ix.env, ["mcp", "which", "servers", "did", "I", "add"]);
+    assertStringIncludes(asked.err, "searched the question instead: deja search mcp which servers");
     // A session's id is no word to search (trial 94 F9: `resume <id> --junk` was told to
     // search `resume <id>`): the command's help.
     const junk = await runMain(ix.env, ["resume", "c11c0001", "--junk"]);
