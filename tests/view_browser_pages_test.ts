@@ -338,3 +338,43 @@ Deno.test({
     assertEquals(w.errors, []);
   },
 });
+
+// Trial 126 F8: at 390 px a long word searched ("Nothing matched “…”", not wrapped) made the page
+// 1017 px wide, and the heat map shrank to the window, its labels about 4 px high.
+Deno.test({
+  ...opts,
+  name: "view at 390 px: a long query wraps, the heat map scrolls in its own box at full size",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(390);
+    const wide = async (path: string) => {
+      const [scroll, client] = await page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+      ) as number[];
+      assert(scroll <= client, `${path}: ${scroll} px wide in ${client}`);
+    };
+    const word = "x".repeat(4800);
+    await page.goto(`${w.srv.url}search?q=${word}`);
+    await wide("search");
+    // Typed, the answer replaces the results: no wider either.
+    await page.goto(w.srv.url);
+    await page.fill("#q", "y".repeat(300));
+    await page.waitForURL((u) => u.searchParams.has("q"));
+    await page.waitForSelector("#results .empty");
+    await wide("list, typed");
+    await page.goto(`${w.srv.url}stats`);
+    await wide("stats");
+    const [label, boxWidth, boxScroll, left, max] = await page.evaluate(`(() => {
+      const svg = document.querySelector("svg.heat");
+      const box = svg.parentElement;
+      const t = svg.querySelector("text").getBoundingClientRect();
+      return [t.height, box.clientWidth, box.scrollWidth, box.scrollLeft,
+        box.scrollWidth - box.clientWidth];
+    })()`) as number[];
+    assert(label >= 10, `the heat map's labels are ${label} px high`);
+    assert(boxScroll > boxWidth && boxWidth <= 390, `box ${boxWidth}, content ${boxScroll}`);
+    // The latest weeks are in view: the box starts scrolled to its right end.
+    assert(max - left <= 1, `scrolled to ${left} of ${max}`);
+    assertEquals(w.errors, []);
+  },
+});

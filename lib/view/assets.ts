@@ -12,7 +12,10 @@
  * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
  * sideways and the box showed "Se…"); so does a project's table of files, and a count whose
  * column head is hidden is followed by what it counts (trial 99 F12: a bare "7", and the
- * files' counts off to the right of a table that scrolled).
+ * files' counts off to the right of a table that scrolled). A word longer than the line breaks,
+ * and the heat map keeps its size in a box that scrolls, the script showing its latest weeks
+ * (trial 126 F8: a long query searched made the page 1017 px wide at 390, and the heat map
+ * shrank to the window, its labels about 4 px).
  */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
@@ -82,13 +85,15 @@ svg.chart text{font-size:11px;fill:var(--mut);font-family:system-ui,sans-serif}
 .legend{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0;font-size:12px}
 .bar{height:10px;background:var(--acc);border-radius:3px;display:inline-block;vertical-align:middle}
 .barcell{width:40%}.empty{padding:40px;text-align:center;color:var(--mut)}
+.empty,.note,.filtered{overflow-wrap:anywhere}.heatbox{overflow-x:auto}
 @media (max-width:640px){header{flex-wrap:wrap;gap:8px 14px;padding:8px 12px}
 header input[type=search]{flex:1 1 100%;max-width:none}main{padding:12px 12px 40px}
 form.filters select{max-width:100%}table.sessions thead{display:none}
 table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
 table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
-table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}svg.chart.heat{width:auto;min-width:720px}
+.empty{padding:24px 8px}.hit,.ev{overflow-wrap:anywhere}
 table.files thead{display:none}table.files tr{display:flex;flex-wrap:wrap;gap:2px 12px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.files td{border:0;padding:0}
 table.files td.path{flex:1 1 100%;overflow-wrap:anywhere}table.files td.num{font-size:13px;color:var(--mut)}
@@ -172,5 +177,6 @@ function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
   var at=mark(el,new URLSearchParams(location.search).get('hl'));
   (at||el).scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
+document.querySelectorAll('.heatbox').forEach(function(b){b.scrollLeft=b.scrollWidth;});
 })();
 `;
