@@ -120,10 +120,11 @@ Deno.test({
 });
 
 // Trial 95 F3: after a pause the session page went to the search page mid-word, focus on
-// nothing, and the letters typed after were lost.
+// nothing, and the letters typed after were lost. Trial 126 F9: it then searched on Enter only;
+// it searches as one types, as the list does, keeping every letter.
 Deno.test({
   ...opts,
-  name: "view keeps every letter typed in the header box of a session page; Enter searches them",
+  name: "view keeps every letter typed in the header box of a session page, searching as it goes",
   async fn() {
     await using w = await world();
     const page = await w.page();
@@ -131,11 +132,11 @@ Deno.test({
     await page.goto(at);
     await page.click("#q");
     await page.keyboard.type("do");
-    await page.waitForTimeout(600); // past the search's 150 ms pause
+    await page.waitForURL((u) => u.searchParams.get("q") === "do", { timeout: 5000 });
     await page.keyboard.type("cker");
-    await page.waitForTimeout(600);
-    assertEquals(page.url(), at);
+    await page.waitForURL((u) => u.searchParams.get("q") === "docker");
     assertEquals(await page.inputValue("#q"), "docker");
+    await page.waitForSelector(".hit mark");
     await page.keyboard.press("Enter");
     await page.waitForSelector(".hit mark");
     assertEquals(new URL(page.url()).searchParams.get("q"), "docker");
@@ -375,6 +376,38 @@ Deno.test({
     assert(boxScroll > boxWidth && boxWidth <= 390, `box ${boxWidth}, content ${boxScroll}`);
     // The latest weeks are in view: the box starts scrolled to its right end.
     assert(max - left <= 1, `scrolled to ${left} of ${max}`);
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 126 F9: on a session, a project or the Activity page, typing in the header box searched
+// nothing until Enter, where the list searched as one typed.
+Deno.test({
+  ...opts,
+  name: "view searches as one types from every page with the box, not on Enter only",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    for (
+      const from of [
+        "stats",
+        "projects",
+        `project?p=${encodeURIComponent("/home/dev/other")}`,
+        "session?h=mem&id=sess-redis",
+      ]
+    ) {
+      await page.goto(w.srv.url + from);
+      await page.click("#q");
+      await page.keyboard.type("redis");
+      await page.waitForSelector("#results .hit mark", { timeout: 5000 });
+      assert(new URL(page.url()).pathname.endsWith("/search"), `${from}: ${page.url()}`);
+      assertEquals(new URL(page.url()).searchParams.get("q"), "redis", from);
+      assertEquals(await page.evaluate("document.activeElement && document.activeElement.id"), "q");
+      // Typing on searches again, in place.
+      await page.keyboard.type(" docker");
+      await page.waitForURL((u) => u.searchParams.get("q") === "redis docker");
+      assertEquals(await page.inputValue("#q"), "redis docker");
+    }
     assertEquals(w.errors, []);
   },
 });

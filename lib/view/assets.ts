@@ -103,11 +103,11 @@ td[data-l]::after{content:" " attr(data-l)}}
 /**
  * `app.js`: search as you type, copy buttons, a hit's event brought into view, the text its
  * snippet marked (`&hl=`) marked in it and scrolled to, inside a long output too (trial 99 F7).
- * A page without results to replace (a session, a project, Activity) searches on Enter only: it
- * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). Enter
- * there puts the search page's content in place of the page's own, the box and its focus kept,
- * and searches again for what was typed meanwhile (trial 99 F8: `docker desk`, Enter, `top`
- * searched "docker deskp", the keys typed while a new page loaded lost); Back reloads. The
+ * A page without results to replace (a session, a project, Activity) searches as one types too
+ * (trial 126 F9: it searched on Enter only, which the box did not say): the search page's content
+ * is put in place of the page's own, the box and its focus kept, and what was typed meanwhile is
+ * searched again once it is in (trial 95 F3: going to the search page mid-word lost the letters
+ * typed after; trial 99 F8: `docker desk`, Enter, `top` searched "docker deskp"); Back reloads. The
  * address holds the words and the filters, and a filter changed searches the words in the box
  * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
  * address). A page shown again from the back/forward cache resets its filters to those its rows
@@ -130,22 +130,22 @@ function run(){
     box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text)+fs);
   });
 }
-var swapped=false;
-function openSearch(text){
+var swapped=false;var opening=false;
+function openSearch(text){if(opening)return;opening=true;
   fetch(base+'/search?q='+encodeURIComponent(text),{credentials:'same-origin'}).then(function(r){return r.text();})
   .then(function(t){var doc=new DOMParser().parseFromString(t,'text/html');var m=doc.querySelector('main');
-    if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
+    opening=false;if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
     document.querySelector('main').innerHTML=m.innerHTML;document.title=doc.title;swapped=true;window.scrollTo(0,0);
     history.pushState(null,'',base+'/search?q='+encodeURIComponent(text));
     box=document.getElementById('results');first=box?box.innerHTML:'';bindFilters();
     if(box&&q.value.trim()!==text)run();
-  });
+  },function(){opening=false;});
 }
+function later(){var text=q.value.trim();if(box)run();else if(text)openSearch(text);}
 window.addEventListener('popstate',function(){if(swapped)location.reload();});
-if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
+if(q){q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(later,150);});
   if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
-  q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
-    var text=q.value.trim();if(box)run();else if(text)openSearch(text);}});}
+  q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);later();}});}
 document.addEventListener('click',function(e){
   var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
   var t=b.getAttribute('data-copy');
