@@ -120,10 +120,11 @@ Deno.test({
 });
 
 // Trial 95 F3: after a pause the session page went to the search page mid-word, focus on
-// nothing, and the letters typed after were lost.
+// nothing, and the letters typed after were lost. Trial 126 F9: it then searched on Enter only;
+// it searches as one types, as the list does, keeping every letter.
 Deno.test({
   ...opts,
-  name: "view keeps every letter typed in the header box of a session page; Enter searches them",
+  name: "view keeps every letter typed in the header box of a session page, searching as it goes",
   async fn() {
     await using w = await world();
     const page = await w.page();
@@ -131,11 +132,11 @@ Deno.test({
     await page.goto(at);
     await page.click("#q");
     await page.keyboard.type("do");
-    await page.waitForTimeout(600); // past the search's 150 ms pause
+    await page.waitForURL((u) => u.searchParams.get("q") === "do", { timeout: 5000 });
     await page.keyboard.type("cker");
-    await page.waitForTimeout(600);
-    assertEquals(page.url(), at);
+    await page.waitForURL((u) => u.searchParams.get("q") === "docker");
     assertEquals(await page.inputValue("#q"), "docker");
+    await page.waitForSelector(".hit mark");
     await page.keyboard.press("Enter");
     await page.waitForSelector(".hit mark");
     assertEquals(new URL(page.url()).searchParams.get("q"), "docker");
@@ -335,6 +336,78 @@ Deno.test({
       window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
     })()`);
     assertEquals(await shown(), { project: "/home/dev/other", days: "7", junk: "1" });
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 126 F8: at 390 px a long word searched ("Nothing matched “…”", not wrapped) made the page
+// 1017 px wide, and the heat map shrank to the window, its labels about 4 px high.
+Deno.test({
+  ...opts,
+  name: "view at 390 px: a long query wraps, the heat map scrolls in its own box at full size",
+  async fn() {
+    await using w = await world();
+    const page = await w.page(390);
+    const wide = async (path: string) => {
+      const [scroll, client] = await page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+      ) as number[];
+      assert(scroll <= client, `${path}: ${scroll} px wide in ${client}`);
+    };
+    const word = "x".repeat(4800);
+    await page.goto(`${w.srv.url}search?q=${word}`);
+    await wide("search");
+    // Typed, the answer replaces the results: no wider either.
+    await page.goto(w.srv.url);
+    await page.fill("#q", "y".repeat(300));
+    await page.waitForURL((u) => u.searchParams.has("q"));
+    await page.waitForSelector("#results .empty");
+    await wide("list, typed");
+    await page.goto(`${w.srv.url}stats`);
+    await wide("stats");
+    const [label, boxWidth, boxScroll, left, max] = await page.evaluate(`(() => {
+      const svg = document.querySelector("svg.heat");
+      const box = svg.parentElement;
+      const t = svg.querySelector("text").getBoundingClientRect();
+      return [t.height, box.clientWidth, box.scrollWidth, box.scrollLeft,
+        box.scrollWidth - box.clientWidth];
+    })()`) as number[];
+    assert(label >= 10, `the heat map's labels are ${label} px high`);
+    assert(boxScroll > boxWidth && boxWidth <= 390, `box ${boxWidth}, content ${boxScroll}`);
+    // The latest weeks are in view: the box starts scrolled to its right end.
+    assert(max - left <= 1, `scrolled to ${left} of ${max}`);
+    assertEquals(w.errors, []);
+  },
+});
+
+// Trial 126 F9: on a session, a project or the Activity page, typing in the header box searched
+// nothing until Enter, where the list searched as one typed.
+Deno.test({
+  ...opts,
+  name: "view searches as one types from every page with the box, not on Enter only",
+  async fn() {
+    await using w = await world();
+    const page = await w.page();
+    for (
+      const from of [
+        "stats",
+        "projects",
+        `project?p=${encodeURIComponent("/home/dev/other")}`,
+        "session?h=mem&id=sess-redis",
+      ]
+    ) {
+      await page.goto(w.srv.url + from);
+      await page.click("#q");
+      await page.keyboard.type("redis");
+      await page.waitForSelector("#results .hit mark", { timeout: 5000 });
+      assert(new URL(page.url()).pathname.endsWith("/search"), `${from}: ${page.url()}`);
+      assertEquals(new URL(page.url()).searchParams.get("q"), "redis", from);
+      assertEquals(await page.evaluate("document.activeElement && document.activeElement.id"), "q");
+      // Typing on searches again, in place.
+      await page.keyboard.type(" docker");
+      await page.waitForURL((u) => u.searchParams.get("q") === "redis docker");
+      assertEquals(await page.inputValue("#q"), "redis docker");
+    }
     assertEquals(w.errors, []);
   },
 });

@@ -1,10 +1,12 @@
 /**
  * `deja view`'s session page against what trial 126 found: the tab titled as the heading, a
- * shell call that never ran drawn as its command, a failed edit marked as `deja show` marks it.
+ * shell call that never ran drawn as its command, a failed edit marked as `deja show` marks it;
+ * and its session list, a parent's row saying how many subagents it nests.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
 import { sessionPage } from "../lib/view/session.ts";
+import { listPage } from "../lib/view/list.ts";
 
 const AT = Date.parse("2026-11-01T10:00:00Z");
 
@@ -106,4 +108,41 @@ Deno.test("view marks a failed edit once on the call and once on its result", as
   const marks = [...call.matchAll(/<span class="st st-([a-z_]+)">([^<]*)<\/span>/g)]
     .map((m) => m[2]);
   assertEquals(marks, ["✗ failed", "✗ failed"]);
+});
+
+// Trial 126 F10: a parent's row in the list gave no sign of the subagents its page nests; only a
+// sentence under the list said some were filed, under no row in particular.
+Deno.test("view's session list says on a parent's row how many subagents it nests", async () => {
+  const idx = await memIndex([
+    { id: "sess-parent", project: "/home/dev/k3s", at: AT, events: [["user", "fan out"]] },
+    {
+      id: "agent-a",
+      parent: "sess-parent",
+      project: "/home/dev/k3s",
+      at: AT + 60e3,
+      events: [["user", "look at the pods"]],
+    },
+    {
+      id: "agent-b",
+      parent: "agent-a",
+      project: "/home/dev/k3s",
+      at: AT + 120e3,
+      events: [["user", "and at their logs"]],
+    },
+    { id: "sess-alone", project: "/home/dev/k3s", at: AT + 1e3, events: [["user", "alone here"]] },
+  ]);
+  const store = idx.open();
+  let html: string;
+  try {
+    html = listPage({ base: "/t", store, env: idx.env, now: AT + 3_600_000 }, { junk: true });
+  } finally {
+    store.close();
+    idx.cleanup();
+  }
+  const row = (id: string) =>
+    new RegExp(`<tr>(?:(?!</tr>).)*?id=${id}"[^]*?</tr>`, "s").exec(html)?.[0] ?? "";
+  assertStringIncludes(row("sess-parent"), "2 subagents nested");
+  const alone = row("sess-alone");
+  assert(alone && !alone.includes("nested"), alone);
+  assert(!row("agent-a"), "a filed subagent has a row of its own");
 });

@@ -12,7 +12,10 @@
  * line of its own and the session table stacks (trial 95 F11: at 380 px every page scrolled
  * sideways and the box showed "Se…"); so does a project's table of files, and a count whose
  * column head is hidden is followed by what it counts (trial 99 F12: a bare "7", and the
- * files' counts off to the right of a table that scrolled).
+ * files' counts off to the right of a table that scrolled). A word longer than the line breaks,
+ * and the heat map keeps its size in a box that scrolls, the script showing its latest weeks
+ * (trial 126 F8: a long query searched made the page 1017 px wide at 390, and the heat map
+ * shrank to the window, its labels about 4 px).
  */
 export const CSS = `
 :root{--bg:#fbfbfa;--fg:#1d1f21;--mut:#6a6f76;--line:#e3e3e0;--card:#fff;--acc:#3b5bdb;
@@ -82,13 +85,15 @@ svg.chart text{font-size:11px;fill:var(--mut);font-family:system-ui,sans-serif}
 .legend{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0;font-size:12px}
 .bar{height:10px;background:var(--acc);border-radius:3px;display:inline-block;vertical-align:middle}
 .barcell{width:40%}.empty{padding:40px;text-align:center;color:var(--mut)}
+.empty,.note,.filtered{overflow-wrap:anywhere}.heatbox{overflow-x:auto}
 @media (max-width:640px){header{flex-wrap:wrap;gap:8px 14px;padding:8px 12px}
 header input[type=search]{flex:1 1 100%;max-width:none}main{padding:12px 12px 40px}
 form.filters select{max-width:100%}table.sessions thead{display:none}
 table.sessions tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.sessions td{border:0;padding:2px 0;min-width:0;overflow-wrap:anywhere}
 table.sessions td.proj,table.sessions td.when,table.sessions td.num{grid-column:2;text-align:left}
-table{display:block;overflow-x:auto}svg.chart{min-width:0}.hit,.ev{overflow-wrap:anywhere}
+table{display:block;overflow-x:auto}svg.chart{min-width:0}svg.chart.heat{width:auto;min-width:720px}
+.empty{padding:24px 8px}.hit,.ev{overflow-wrap:anywhere}
 table.files thead{display:none}table.files tr{display:flex;flex-wrap:wrap;gap:2px 12px;padding:6px 0;
 border-bottom:1px solid var(--line)}table.files td{border:0;padding:0}
 table.files td.path{flex:1 1 100%;overflow-wrap:anywhere}table.files td.num{font-size:13px;color:var(--mut)}
@@ -98,11 +103,11 @@ td[data-l]::after{content:" " attr(data-l)}}
 /**
  * `app.js`: search as you type, copy buttons, a hit's event brought into view, the text its
  * snippet marked (`&hl=`) marked in it and scrolled to, inside a long output too (trial 99 F7).
- * A page without results to replace (a session, a project, Activity) searches on Enter only: it
- * went to the search page mid-word, and the letters typed after were lost (trial 95 F3). Enter
- * there puts the search page's content in place of the page's own, the box and its focus kept,
- * and searches again for what was typed meanwhile (trial 99 F8: `docker desk`, Enter, `top`
- * searched "docker deskp", the keys typed while a new page loaded lost); Back reloads. The
+ * A page without results to replace (a session, a project, Activity) searches as one types too
+ * (trial 126 F9: it searched on Enter only, which the box did not say): the search page's content
+ * is put in place of the page's own, the box and its focus kept, and what was typed meanwhile is
+ * searched again once it is in (trial 95 F3: going to the search page mid-word lost the letters
+ * typed after; trial 99 F8: `docker desk`, Enter, `top` searched "docker deskp"); Back reloads. The
  * address holds the words and the filters, and a filter changed searches the words in the box
  * (trial 99 F3: the form sent its stale query, or none, and typing dropped the filters from the
  * address). A page shown again from the back/forward cache resets its filters to those its rows
@@ -125,22 +130,22 @@ function run(){
     box.innerHTML=t;history.replaceState(null,'',base+'/search?q='+encodeURIComponent(text)+fs);
   });
 }
-var swapped=false;
-function openSearch(text){
+var swapped=false;var opening=false;
+function openSearch(text){if(opening)return;opening=true;
   fetch(base+'/search?q='+encodeURIComponent(text),{credentials:'same-origin'}).then(function(r){return r.text();})
   .then(function(t){var doc=new DOMParser().parseFromString(t,'text/html');var m=doc.querySelector('main');
-    if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
+    opening=false;if(!m){location.href=base+'/search?q='+encodeURIComponent(text);return;}
     document.querySelector('main').innerHTML=m.innerHTML;document.title=doc.title;swapped=true;window.scrollTo(0,0);
     history.pushState(null,'',base+'/search?q='+encodeURIComponent(text));
     box=document.getElementById('results');first=box?box.innerHTML:'';bindFilters();
     if(box&&q.value.trim()!==text)run();
-  });
+  },function(){opening=false;});
 }
+function later(){var text=q.value.trim();if(box)run();else if(text)openSearch(text);}
 window.addEventListener('popstate',function(){if(swapped)location.reload();});
-if(q){q.addEventListener('input',function(){if(!box)return;clearTimeout(timer);timer=setTimeout(run,150);});
+if(q){q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(later,150);});
   if(q.autofocus){q.focus();q.setSelectionRange(q.value.length,q.value.length);}
-  q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);
-    var text=q.value.trim();if(box)run();else if(text)openSearch(text);}});}
+  q.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();clearTimeout(timer);later();}});}
 document.addEventListener('click',function(e){
   var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
   var t=b.getAttribute('data-copy');
@@ -172,5 +177,6 @@ function reveal(){if(!location.hash)return;var id=location.hash.slice(1);
   var at=mark(el,new URLSearchParams(location.search).get('hl'));
   (at||el).scrollIntoView({block:'center'});}
 window.addEventListener('hashchange',reveal);reveal();
+document.querySelectorAll('.heatbox').forEach(function(b){b.scrollLeft=b.scrollWidth;});
 })();
 `;

@@ -89,9 +89,11 @@ export function heatMap(perDay: Map<string, number>, now: number, weeks = 53): H
     l ? htm`<text x="0" y="${top + i * cell + 9}">${l}</text>` : ""
   );
   const height = top + 7 * cell + 4;
+  // In a box of its own: a narrow window scrolls the box, the map kept at its size (app.css),
+  // where it shrank to the window, its labels a few pixels high (trial 126 F8).
   return htm`
-    <svg class="chart heat" viewBox="0 0 ${width} ${height}" role="img"
-      aria-label="sessions per day">${months}${labels}${rects}</svg>
+    <div class="heatbox"><svg class="chart heat" viewBox="0 0 ${width} ${height}" role="img"
+      aria-label="sessions per day">${months}${labels}${rects}</svg></div>
   `;
 }
 

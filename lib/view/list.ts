@@ -135,14 +135,20 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
     }.${withoutFilters(ctx, f)}</div>`;
   }
   // Subagents are nested in their parents' pages, not rows (nor counts) of their own: said.
-  const filed = filedText(filedSubagents(ctx, new Set(res.sessions.map((s) => s.id))));
+  const under = subagentsUnder(ctx);
+  const filed = filedText(res.sessions.reduce((n, s) => n + (under.get(s.id) ?? 0), 0));
   const rows = res.sessions.map((s) =>
     htm`
       <tr>
         <td>${badge(s.harness)}</td>
         <td><a href="${sessionHref(ctx, s.harness, s.native_id)}">${
       oneLine(s.description ?? "(untitled)", TITLE_CHARS)
-    }</a>${s.parent ? htm` <span class="sub">· ${ORPHAN}</span>` : ""}</td>
+    }</a>${s.parent ? htm` <span class="sub">· ${ORPHAN}</span>` : ""}${
+      // A parent's row says how many subagents its page nests (trial 126 F10: only the
+      // sentence under the list said any were filed, not under which rows).
+      under.has(s.id)
+        ? htm` <span class="sub nested">· ${plural(under.get(s.id)!, "subagent")} nested</span>`
+        : ""}</td>
         <td class="proj">${
       s.project
         ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>`
@@ -212,17 +218,27 @@ function withoutFilters(ctx: ViewCtx, f: ListFilters): Html | "" {
  * `deja sources` count each as a session (trial 112 F4: 58 sessions beside `stats`' 60, unsaid).
  */
 export function filedSubagents(ctx: ViewCtx, shown: ReadonlySet<number>): number {
+  let n = 0;
+  for (const [top, count] of subagentsUnder(ctx)) if (shown.has(top)) n += count;
+  return n;
+}
+
+/**
+ * How many subagents are filed under each top-level session, at any depth, by the session's row
+ * id (sessions without any are absent).
+ */
+export function subagentsUnder(ctx: ViewCtx): Map<number, number> {
   const parentOf = new Map(
     Q.viewFiledSubagents.all(ctx.store, {}).map((r) => [r.id, r.parent_id]),
   );
-  let n = 0;
+  const under = new Map<number, number>();
   for (const id of parentOf.keys()) {
     let top = id;
     // A chain is short; a loop of parents (a damaged store) ends at the guard.
     for (let i = 0; i < 64 && parentOf.has(top); i++) top = parentOf.get(top)!;
-    if (shown.has(top)) n++;
+    under.set(top, (under.get(top) ?? 0) + 1);
   }
-  return n;
+  return under;
 }
 
 /** The words for {@link filedSubagents}' count `n` ("" for none), as a sentence. */
