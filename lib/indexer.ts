@@ -41,6 +41,8 @@ import {
   asIndexError,
   checkIndex,
   clearDamage,
+  type DeletedIndex,
+  deletedIndex,
   IndexDamaged,
   indexPath,
   isDiskFull,
@@ -209,6 +211,12 @@ export interface IndexResult {
   /** Where a rebuild moved a damaged index (absent when nothing was moved). */
   movedAside?: string;
   /**
+   * The index file was deleted while the manifest beside it said it held sessions, and this
+   * run built a new one (lib/store.ts `deletedIndex`): what the old one held, and how many of
+   * its stores are gone since (their sessions went with it). Absent otherwise, and on a rebuild.
+   */
+  deleted?: DeletedIndex;
+  /**
    * Stores found gone (deleted or moved) that no earlier run told of; their
    * sessions stay in the index (lib/gone.ts). Absent when none, on a refresh on
    * use, and on a rebuild (which drops them).
@@ -330,7 +338,14 @@ export async function runIndex(
 type Pass =
   & Pick<
     IndexResult,
-    "harnesses" | "excluded" | "pending" | "gone" | "dropped" | "reforgotten" | "resumedRebuild"
+    | "harnesses"
+    | "excluded"
+    | "pending"
+    | "gone"
+    | "dropped"
+    | "reforgotten"
+    | "resumedRebuild"
+    | "deleted"
   >
   & {
     /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
@@ -357,6 +372,9 @@ async function onePass(
   let store: Store;
   // No index file yet: a first build, which holds nothing of the user's (lib/schema.ts FIRST_BUILD_PRAGMAS).
   const firstBuild = !existsSync(path);
+  // An index deleted while its manifest says it held sessions: said by the run that replaces it
+  // (not by a rebuild, which starts over from the stores as asked; trial 127 F5's neighbour).
+  const deleted = firstBuild && !opts.rebuild ? deletedIndex(path) : null;
   try {
     store = Store.open(path, { create: true });
   } catch (e) {
@@ -517,6 +535,7 @@ async function onePass(
       ...(resumed.length ? { resumedRebuild: resumed } : {}),
       ...(dropped ? { dropped } : {}),
       ...(reforgotten ? { reforgotten } : {}),
+      ...(deleted ? { deleted } : {}),
       ...(file ? { file } : {}),
     };
   } catch (e) {

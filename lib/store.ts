@@ -415,19 +415,68 @@ export function emptiedIndex(
       !(typeof m?.totals?.sessions === "number" && m.totals.sessions > 0))
   ) return null;
   const sessions = m?.totals?.sessions;
-  const rows = Array.isArray(m?.rows) ? m.rows as Array<{ path?: unknown }> : [];
-  const gone =
-    rows.filter((r) => typeof r?.path === "string" && !existsSync(r.path) && !isLink(r.path))
-      .length;
+  const gone = goneSince(m?.rows);
   const held = typeof sessions === "number"
     ? `; it held ${sessions === 1 ? "1 session" : `${sessions} sessions`}`
     : "";
-  const lost = gone
-    ? `${held ? "," : ";"} among them those of ${
-      gone === 1 ? "1 store" : `${gone} stores`
-    } gone since, which no rebuild can bring back`
-    : "";
-  return `${how}${held}${lost}`;
+  return `${how}${held}${gone ? `${held ? "," : ";"} ${lostWords(gone)}` : ""}`;
+}
+
+/** How many of the manifest's `rows` (the stores the index held) are gone since. */
+function goneSince(rows: unknown): number {
+  const list = Array.isArray(rows) ? rows as Array<{ path?: unknown }> : [];
+  return list.filter((r) => typeof r?.path === "string" && !existsSync(r.path) && !isLink(r.path))
+    .length;
+}
+
+/** What an index lost with `gone` of its stores gone since (more than 0). */
+function lostWords(gone: number): string {
+  return `among them those of ${
+    gone === 1 ? "1 store" : `${gone} stores`
+  } gone since, which no rebuild can bring back`;
+}
+
+/** What {@link deletedIndex} says the deleted index held. */
+export interface DeletedIndex {
+  /** Sessions the index held, as its manifest says. */
+  sessions: number;
+  /** Of the stores it held, those gone since: their sessions only the deleted index held. */
+  gone: number;
+}
+
+/**
+ * What the index at `path` held when it is missing (deleted) though the stat manifest beside
+ * it (lib/fresh/manifest.ts) says it held sessions; null when it is there, or no manifest says
+ * so (a first run; a rebuild, whose new file the manifest of no other index describes). A run
+ * that then built a new index lost what only the old one held (the sessions of stores gone
+ * since) without a word. Not a reason to stop: deleting the index is a way to start over, so
+ * the run that makes the new one says it, and the new index's manifest replaces the old one
+ * ({@link Store.open} drops it), so it is said once.
+ */
+export function deletedIndex(path: string): DeletedIndex | null {
+  if (existsSync(path) || isLink(path)) return null;
+  let m: { totals?: { sessions?: unknown }; rows?: unknown } | null;
+  try {
+    m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+  } catch {
+    return null;
+  }
+  const sessions = m?.totals?.sessions;
+  if (typeof sessions !== "number" || !(sessions > 0)) return null;
+  return { sessions, gone: goneSince(m?.rows) };
+}
+
+/**
+ * The line (no `deja: `) saying the index at `path` was deleted ({@link deletedIndex}) and a new
+ * one is being built, `how` (e.g. " in the background now"): `the index … was deleted (it held
+ * 55 sessions, among them those of 1 store gone since, which no rebuild can bring back);
+ * building a new one`; with no store gone, nothing is lost that the stores do not give back.
+ */
+export function deletedLine(path: string, d: DeletedIndex, how = ""): string {
+  const held = `it held ${d.sessions === 1 ? "1 session" : `${d.sessions} sessions`}`;
+  return d.gone
+    ? `the index ${path} was deleted (${held}, ${lostWords(d.gone)}); building a new one${how}`
+    : `the index ${path} was deleted (${held}); building a new one from the stores${how}`;
 }
 
 /** Whether `path` is a link (to nothing, when `existsSync` said no). */

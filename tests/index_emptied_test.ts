@@ -128,3 +128,85 @@ for (const how of ["a new 0-byte file", "a SQLite file with no tables"]) {
     }
   });
 }
+
+/** Removes the index at `db` with its `-wal` and `-shm`, as `rm index.db*` does. */
+function deleteIndex(db: string): void {
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+}
+
+// An index deleted outright while the manifest beside it said it held sessions: `deja index` (or
+// a command's background run) built a new one without a word, and the session only the old one
+// held (its store deleted since) was gone for good, unsaid. Deleting the index is also how one
+// starts over: said once by the run that builds the new one, never stopped.
+Deno.test("a deleted index that held sessions is said once, with what went with it, by the run that replaces it", async () => {
+  const dir = tempDir("deja-deleted-");
+  try {
+    const { vars, db } = await indexedWithGone(dir);
+    deleteIndex(db);
+    const said = `deja: the index ${db} was deleted (it held 2 sessions, among them those of 1 ` +
+      "store gone since, which no rebuild can bring back); building a new one";
+    // A command starts the new index in the background (`true` here: nothing is built).
+    const bg: Record<string, string> = { ...vars, DEJA_SELF: JSON.stringify(["true"]) };
+    const r = await run(["betawombat"], bg);
+    assertEquals(r.code, 2, r.err);
+    assertStringIncludes(r.err, `${said} in the background now\n`);
+    assert(!/first run|never built/.test(r.err), r.err);
+    const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
+      env: testEnv(bg.HOME, bg),
+      cwd: "/w/app",
+      log: () => {},
+    });
+    assertStringIncludes(mcp.content[0].text, "was deleted (it held 2 sessions, among them");
+    // `deja index` builds it, says so even with --json, and reports it there.
+    const built = await run(["index", "--json"], vars);
+    assertEquals(built.code, 0, built.err);
+    assertStringIncludes(built.err, said + "\n");
+    assertEquals(JSON.parse(built.out).deleted, { sessions: 2, gone: 1 });
+    // Once: the new index's manifest replaced the deleted one's.
+    for (const args of [["index"], ["betawombat"]]) {
+      const again = await run(args, bg);
+      assertEquals(again.code, 0, again.err);
+      assert(!again.err.includes("deleted"), again.err);
+    }
+    // With no store gone, nothing is lost that the stores do not give back: said shorter.
+    deleteIndex(db);
+    const short = await run(["index", "--quiet"], vars);
+    assertEquals(short.code, 0, short.err);
+    assertEquals(
+      short.err,
+      `deja: the index ${db} was deleted (it held 1 session); building a new one from the stores\n`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a first run and a rebuild of a deleted index say nothing of a deleted index", async () => {
+  const dir = tempDir("deja-deleted-not-");
+  try {
+    const { vars, files } = claudeStore(dir, SESSIONS);
+    const db = join(vars.DEJA_HOME, "index.db");
+    const first = await run(["index", "--json"], vars);
+    assertEquals(first.code, 0, first.err);
+    assertEquals([first.err.includes("deleted"), "deleted" in JSON.parse(first.out)], [
+      false,
+      false,
+    ]);
+    rmSync(files[0]);
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    deleteIndex(db);
+    const rebuilt = await run(["index", "--rebuild", "--json"], vars);
+    assertEquals(rebuilt.code, 0, rebuilt.err);
+    assertEquals([rebuilt.err.includes("deleted"), "deleted" in JSON.parse(rebuilt.out)], [
+      false,
+      false,
+    ]);
+    assertEquals(
+      JSON.parse(rebuilt.out).harnesses.find((h: { harness: string }) => h.harness === "claude")
+        .found,
+      1,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

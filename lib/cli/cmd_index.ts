@@ -14,6 +14,7 @@ import { intOpt } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Dropped, IndexOptions, IndexResult } from "../indexer.ts";
 import {
+  deletedLine,
   indexPath,
   indexWritable,
   makeDataDir,
@@ -358,6 +359,8 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   if (d.res.movedAside) {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
   }
+  // Said even with --quiet, as a damaged index moved aside is: what it held went with it.
+  if (d.res.deleted) io.err(`deja: ${deletedLine(d.index, d.res.deleted)}\n`);
   // Said even with --quiet, as a damaged index moved aside is: the index was wrong.
   if (d.res.reforgotten) io.err(reforgottenLine(d.res.reforgotten) + "\n");
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));

@@ -64,6 +64,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     excluded: res.excluded,
     complete: !failures(res.harnesses),
     ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+    ...(res.deleted ? { deleted: res.deleted } : {}),
     ...(res.gone?.length ? { gone: res.gone } : {}),
     ...(res.dropped ? { dropped: res.dropped } : {}),
     ...(res.resumedRebuild ? { resumed_rebuild: res.resumedRebuild } : {}),

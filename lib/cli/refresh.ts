@@ -16,7 +16,7 @@ import {
 } from "../fresh/freshen.ts";
 import { DejaError } from "../../core/errors.ts";
 import { existsSync } from "node:fs";
-import { indexPath, Store } from "../store.ts";
+import { deletedLine, indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import {
   reforgottenLine,
@@ -28,13 +28,18 @@ import {
 /**
  * Runs the step for a command's parsed `args` (see the module doc). With no
  * index yet it says nothing: the command's own "no index" error is then
- * reworded by {@link firstRunError}, so the person sees one message.
+ * reworded by {@link firstRunError}, so the person sees one message. An index
+ * deleted while its manifest says it held sessions is said at once, whatever the
+ * command does next: the background run started now replaces that manifest.
  */
 export async function refreshFor(io: IO, args: Args): Promise<void> {
   if (args.values["no-refresh"] || refreshOff(io.env)) return await removeForgottenAgain(io);
   const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
+  if (f.state === "no_index" && f.deleted && f.background) {
+    io.err(`deja: ${deletedLine(indexPath(io.env), f.deleted, " in the background now")}\n`);
+  }
   // Known damage is said after the command, unless the command met it itself and said so
   // (one message, not two: the run's own names the file).
   if (f.state === "no_index" || f.state === "damaged") return;
@@ -80,6 +85,14 @@ export function firstRunError(io: IO, e: unknown): unknown {
   if (!(e instanceof DejaError) || !e.message.startsWith("no index at ")) return e;
   const f = io.freshness as Partial<Freshness> | undefined;
   if (f?.state !== "no_index" || !f.background) return e;
+  // The deleted index was said by refreshFor, and the new one named as being built.
+  if (f.deleted) {
+    return new DejaError(
+      "nothing to answer from until the new index is built",
+      "try again in a minute, or run 'deja index' to build it now with progress",
+      2,
+    );
+  }
   return new DejaError(
     "no index yet: building it in the background now (first run)",
     "try again in a minute, or run 'deja index' to build it now with progress",

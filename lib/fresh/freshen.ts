@@ -14,6 +14,8 @@
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import {
+  type DeletedIndex,
+  deletedIndex,
   IndexDiskFull,
   IndexLogLost,
   indexPath,
@@ -120,6 +122,11 @@ export interface Freshness {
   /** With `damaged`: what the command that found the damage said. */
   damage?: string;
   /**
+   * With `no_index`: the index was deleted though the manifest beside it says it held sessions
+   * (lib/store.ts `deletedIndex`): what it held, and how many of its stores are gone since.
+   */
+  deleted?: DeletedIndex;
+  /**
    * Forgotten sessions the index held again (it had lost the writes that removed them),
    * removed now (lib/forget/reapply.ts). Absent when none.
    */
@@ -156,8 +163,17 @@ export async function freshen(
   const bgOk = opts.background ?? true;
   const path = indexPath(env);
   if (!existsSync(path)) {
+    // Read before the background run makes the new index, which drops the manifest.
+    const deleted = deletedIndex(path);
     const pid = bgOk ? startBackground(env) : undefined;
-    return out({ state: "no_index", read: 0, pending: 0, behind_ms: 0, background: Boolean(pid) });
+    return out({
+      state: "no_index",
+      read: 0,
+      pending: 0,
+      behind_ms: 0,
+      background: Boolean(pid),
+      ...(deleted ? { deleted } : {}),
+    });
   }
   // Found damaged by an earlier command (trial 74: searches whose reads missed the damaged
   // pages said "fresh" and wrote into the file 'deja index' refused): said, not written to.

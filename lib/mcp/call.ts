@@ -16,7 +16,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
-import { asIndexError, indexPath, Store } from "../store.ts";
+import { asIndexError, deletedLine, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { appendNote, remember, splitTags } from "../memory/notes.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -150,7 +150,17 @@ export async function callDeja(
     const fresh = refreshOff(ctx.env)
       ? undefined
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
-    if (fresh?.state === "no_index" && fresh.background) return answer(BUILDING);
+    if (fresh?.state === "no_index" && fresh.background) {
+      // An index deleted though it held sessions (lib/store.ts deletedIndex): said, with what
+      // went with it, not "for the first time".
+      return answer(
+        fresh.deleted
+          ? `deja: ${
+            deletedLine(indexPath(ctx.env), fresh.deleted, " in the background now")
+          }: call again in a minute.`
+          : BUILDING,
+      );
+    }
     // A store met locked a moment ago (trial 119 F1: "Nothing in past sessions matches", no hint).
     const note = fresh?.locked
       ? `\n\n(deja: ${lockedLine(fresh.locked)}; ask again shortly.)`
