@@ -568,8 +568,8 @@ export const Q = {
     `SELECT path, harness, kind, size, mtime, companions, offset, error, indexed_at FROM sources`,
   ),
   /** Each harness's reader revisions among its stores (lib/fresh/freshen.ts). */
-  readerRevisions: query<NoParams, { harness: string; reader: number | null }>(
-    `SELECT DISTINCT harness, reader FROM sources WHERE error IS NULL`,
+  readerRevisions: query<NoParams, { harness: string; reader: number | null; n: number }>(
+    `SELECT harness, reader, count(*) AS n FROM sources WHERE error IS NULL GROUP BY harness, reader`,
   ),
   allSources: query<NoParams, SourceRow>(`SELECT * FROM sources ORDER BY harness, path`),
   /**

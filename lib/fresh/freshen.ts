@@ -186,6 +186,8 @@ export async function freshen(
   let released: string[] = [];
   // Harnesses an older reader read (lib/version.ts REVISIONS): their stores are read again.
   let revised: string[] = [];
+  /** Stores of the `revised` harnesses an older reader read. */
+  let revisedStores = 0;
   // While the index is as the last writer left it, the stat manifest says what it holds
   // (./manifest.ts); an exclusion recorded there needs the index itself.
   const m = readManifest(path, SCHEMA_VERSION);
@@ -212,7 +214,7 @@ export async function freshen(
         }
         stale = checkStaleness(store, { env });
         released = releasedSources(store, env).map((r) => r.harness);
-        revised = revisedHarnesses(store);
+        ({ harnesses: revised, stores: revisedStores } = revisedHarnesses(store));
       } finally {
         store.close();
       }
@@ -272,6 +274,19 @@ export async function freshen(
   const bgRunning = Boolean(runningBackground(env, now));
   const locked = lockedOf(stale.locked);
   if (isFresh(stale) && !released.length) {
+    // Stores an older reader or redaction read are owed a read again, by a background run (all
+    // of a harness's stores: never inline), and it is said (trial 128 F1: after an upgrade a
+    // search said `fresh`, started nothing, and showed what the older redaction let through).
+    if (revised.length && (bgRunning || (bgOk && startBackground(env)))) {
+      return out({
+        state: "catching_up",
+        read: 0,
+        pending: Math.max(1, revisedStores),
+        behind_ms: 0,
+        background: true,
+        reread: revised,
+      });
+    }
     // Stores that failed a while ago are read again by a background run (a full run retries
     // them), never inline: a store locked for good would cost every search its wait.
     if (stale.retry && bgOk && !bgRunning) {
@@ -453,13 +468,19 @@ export function lockedLine(l: NonNullable<Freshness["locked"]>): string {
     } newest sessions; ${l.stores === 1 ? "it is" : "they are"} tried again shortly`;
 }
 
-/** Harnesses whose stores the index holds as read by another revision of their reader. */
-function revisedHarnesses(store: Store): string[] {
-  const out: string[] = [];
+/**
+ * Harnesses whose stores the index holds as read by another revision of their reader (or of
+ * secrets redaction, lib/version.ts), and how many such stores.
+ */
+function revisedHarnesses(store: Store): { harnesses: string[]; stores: number } {
+  const harnesses = new Set<string>();
+  let stores = 0;
   for (const r of Q.readerRevisions.all(store, {})) {
-    if ((r.reader ?? 0) !== revisionOf(r.harness)) out.push(r.harness);
+    if ((r.reader ?? 0) === revisionOf(r.harness)) continue;
+    harnesses.add(r.harness);
+    stores += r.n;
   }
-  return out;
+  return { harnesses: [...harnesses], stores };
 }
 
 /** `env` with its harness stores' busy wait (`DEJA_SQLITE_TIMEOUT_MS`) at most `ms`. */
