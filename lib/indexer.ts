@@ -420,6 +420,11 @@ async function onePass(
       : [];
     if (resumed.length) opts = { ...opts, rebuild: true };
     if (opts.rebuild) markRebuild(store, ids);
+    // An index an older secrets redaction wrote (lib/version.ts REDACTION): what it let
+    // through leaves every table this run rewrites, and the pages it freed are zeroed, not only
+    // the events read again (trial 128 F5: the vocabulary kept 30 passwords after the re-read).
+    const reredact = full && !opts.rebuild && olderRedaction(store);
+    if (reredact) store.db.exec("PRAGMA secure_delete = ON");
     // A rebuild drops what no store returns: the sessions held before it, to say which.
     const heldBefore = opts.rebuild ? sessionKeys(store) : undefined;
     const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
@@ -490,7 +495,7 @@ async function onePass(
     // A rebuild wrote every event again over the old ones: the text index held the new
     // segments beside the old ones' deletions, unmerged (trial 26: 174 -> 192 -> 233 MB over
     // two rebuilds of a 420 MB corpus). Merged into one, what was deleted goes.
-    if (opts.rebuild) {
+    if (opts.rebuild || reredact) {
       // The words of the old events leave with them (a rebuild starts from the stores as they
       // are now; trial 76: a scrubbed word stayed in `vocab`).
       finishing("the vocabulary");
@@ -1022,4 +1027,18 @@ function bytesOf(p: Planned): number {
 function aheadAllowed(src: SourceRef, next: SourceRef, opts: IndexOptions): boolean {
   return opts.deadline === undefined && !src.supersedes?.length && !next.supersedes?.length &&
     next.path !== src.path;
+}
+
+/**
+ * Whether the last full run's record says an older secrets redaction wrote the index
+ * (lib/version.ts REDACTION); false for an index no full run finished.
+ */
+function olderRedaction(store: Store): boolean {
+  const v = Q.getMeta.get(store, { key: "last_index" })?.value;
+  if (!v) return false;
+  try {
+    return (JSON.parse(v)?.redaction ?? 0) !== REDACTION;
+  } catch {
+    return false;
+  }
 }

@@ -15,6 +15,7 @@ import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { upToDate } from "../lib/fresh/noop.ts";
+import { freshen } from "../lib/fresh/freshen.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
 import { harnessIds } from "../core/registry.ts";
@@ -128,6 +129,8 @@ Deno.test("an index built before a redaction generation has its stores read agai
     // parser's revision alone, and its last run's record with no redaction generation.
     store.db.prepare("UPDATE events SET text = 'docker login -p hunter2secret' WHERE kind = 'user'")
       .run();
+    // Its vocabulary took the word too (trial 128 F5: kept after the stores were read again).
+    store.db.prepare("INSERT INTO vocab(term) VALUES ('hunter2secret')").run();
     for (const h of ["claude"]) {
       store.db.prepare("UPDATE sources SET reader = ? WHERE harness = ?").run(REVISIONS[h], h);
     }
@@ -141,8 +144,33 @@ Deno.test("an index built before a redaction generation has its stores read agai
   assertEquals(cli.code, 0, cli.err);
   assertEquals(claudeOf(cli.out).read, 1, cli.out);
   assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
+  const after = Store.open(path, { readOnly: true });
+  try {
+    const held = after.db.prepare("SELECT count(*) AS n FROM vocab WHERE term = 'hunter2secret'")
+      .get() as { n: number };
+    assertEquals(held.n, 0, "the vocabulary is made again from the events read again");
+  } finally {
+    after.close();
+  }
   assert(REDACTION >= 1);
   assert(upToDate(env), "read by this generation now: vouched for again");
+});
+
+// Trial 128 F1: after an older deja built the index, a search by this one said `fresh` and
+// started no run, so the secrets the older redaction let through were shown until someone ran
+// `deja index` by hand. A reader or redaction revision owes the stores a read: a background run.
+Deno.test("a search over stores an older reader read starts the background run that reads them again", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  readByOlderParser(indexPath(env), "claude");
+  const bg = testEnv(vars.HOME, {
+    ...vars,
+    DEJA_NO_REFRESH: "",
+    // The background run is `true index …`: it starts and ends at once.
+    DEJA_SELF: JSON.stringify(["true"]),
+  });
+  const f = await freshen(bg, parsers, { budgetMs: 0 });
+  assertEquals([f.state, f.background, f.reread], ["catching_up", true, ["claude"]]);
 });
 
 Deno.test("a store of another harness's revision is not read again", async () => {
