@@ -233,3 +233,41 @@ Deno.test("view --out --force removes the pages an earlier export wrote there, a
     idx.cleanup();
   }
 });
+
+Deno.test("view --out --force refuses to overwrite files no earlier export wrote, and names them", async () => {
+  const idx = await fixture();
+  try {
+    // Trial 128 F7: the user's own index.html and app.css were replaced without a word.
+    const out = join(idx.dir, "homepage");
+    mkdirSync(out);
+    const own: Record<string, Uint8Array> = {
+      "index.html": new TextEncoder().encode("<h1>my own homepage</h1>\n"),
+      "app.css": new Uint8Array([0x62, 0x6f, 0x64, 0x79, 0x7b, 0x7d, 0xff, 0x0a]),
+      "readme.txt": new TextEncoder().encode("mine\n"),
+    };
+    for (const [name, bytes] of Object.entries(own)) writeFileSync(join(out, name), bytes);
+    let err: unknown;
+    try {
+      await run(idx.env, ["--out", out, "--project", "dev/app", "--force"]);
+    } catch (e) {
+      err = e;
+    }
+    assert(err instanceof DejaError && err.exitCode === 2, String(err));
+    const msg = (err as Error).message;
+    assertStringIncludes(msg, "app.css, index.html");
+    assert(!msg.includes("readme.txt"), msg);
+    assertStringIncludes((err as DejaError).hint ?? "", "another directory");
+    assertEquals(readdirSync(out).sort(), Object.keys(own).sort());
+    for (const [name, bytes] of Object.entries(own)) {
+      assertEquals(new Uint8Array(readFileSync(join(out, name))), bytes, name);
+    }
+    // Moved away, the export goes ahead and names the file it kept.
+    Deno.removeSync(join(out, "index.html"));
+    Deno.removeSync(join(out, "app.css"));
+    const r = await run(idx.env, ["--out", out, "--project", "dev/app", "--force"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out, "kept 1 file this export did not write: readme.txt");
+  } finally {
+    idx.cleanup();
+  }
+});

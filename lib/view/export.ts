@@ -12,7 +12,10 @@
  * pages a previous export listed there that this one does not write are
  * removed (another project's sessions would otherwise stay beside the new ones
  * and be published with them, trial 126 F2); any other file already there is
- * kept and named, never removed.
+ * kept and named, never removed. A file at a name this export writes that the
+ * previous export did not list (the user's own `index.html`, or one of an
+ * export made before the list existed) is never overwritten: the export is
+ * refused before anything is written, naming it (trial 128 F7).
  *
  * @module
  */
@@ -50,7 +53,10 @@ export interface ExportOptions {
   /** The directory to write; made when missing. */
   out: string;
   target: ExportTarget;
-  /** Write into a directory that already holds files (overwriting same-named ones). */
+  /**
+   * Write into a directory that already holds files, replacing the files a previous export
+   * listed in its {@link MANIFEST}; refused when another file is at a name this one writes.
+   */
   force?: boolean;
   /** Epoch ms "now". */
   now: number;
@@ -96,8 +102,10 @@ interface Planned {
 /**
  * Writes the pages of `o.target` to `o.out`.
  *
- * @throws {DejaError} exit 2 when `o.out` is a file, or a directory holding
- *   files and `o.force` is not set.
+ * @throws {DejaError} exit 2 when `o.out` is a file, a directory holding
+ *   files and `o.force` is not set, or a directory holding a file at a name
+ *   this export writes that the previous export did not list; nothing is
+ *   written then.
  */
 export function exportView(o: ExportOptions): ExportResult {
   checkOut(o.out, o.force === true);
@@ -106,6 +114,7 @@ export function exportView(o: ExportOptions): ExportResult {
   const plan = "project" in o.target
     ? projectPlan(ctx, o.target.project)
     : sessionPlan(ctx, o.target.session);
+  if (before.length) checkOwn(o.out, [...plan.map((p) => p.file), "app.css", "app.js"]);
   const fileOf = new Map(plan.map((p) => [p.key, p.file]));
   const counts: RedactionCounts = {};
   mkdirSync(o.out, { recursive: true });
@@ -142,10 +151,34 @@ function checkOut(out: string, force: boolean): void {
     throw new DejaError(
       `${out} is not empty`,
       "name a new or empty directory, or add --force to write into it (an earlier export's pages " +
-        "are replaced, other files kept and named)",
+        "are replaced, other files kept and named; a file of yours at a name it writes is refused)",
       2,
     );
   }
+}
+
+/**
+ * Refuses to write when `out` holds a file at one of the names this export writes (`names`)
+ * that the previous export did not list in its manifest, or that is no longer a plain file
+ * (a directory, a link): it is the user's, and writing would replace it unsaid.
+ */
+function checkOwn(out: string, names: string[]): void {
+  const listed = new Set(readManifest(out));
+  const own = [...new Set(names)].filter((name) => {
+    const st = lstatSync(join(out, name), { throwIfNoEntry: false });
+    return st !== undefined && (!listed.has(name) || !st.isFile());
+  }).sort();
+  if (!own.length) return;
+  const shown = own.slice(0, 5).join(", ") + (own.length > 5 ? `, … (${own.length})` : "");
+  throw new DejaError(
+    `${out} holds ${own.length === 1 ? "a file" : "files"} this export would overwrite that no ` +
+      `earlier export wrote (no ${MANIFEST} there lists ${
+        own.length === 1 ? "it" : "them"
+      }): ${shown}`,
+    `move ${own.length === 1 ? "it" : "them"} out of the directory, or name another directory ` +
+      "with --out; nothing was written",
+    2,
+  );
 }
 
 /**
