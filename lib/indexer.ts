@@ -48,6 +48,7 @@ import {
   isDiskFull,
   isLogLost,
   moveIndexAside,
+  NOT_DEJA,
   readOnlyIndexError,
   readOnlyWhy,
   Store,
@@ -210,6 +211,8 @@ export interface IndexResult {
   pending: number;
   /** Where a rebuild moved a damaged index (absent when nothing was moved). */
   movedAside?: string;
+  /** What it moved aside was another program's database, not a deja index (lib/store.ts `foreignIndex`). */
+  notDeja?: true;
   /**
    * The index file was deleted while the manifest beside it said it held sessions, and this
    * run built a new one (lib/store.ts `deletedIndex`): what the old one held, and how many of
@@ -289,7 +292,12 @@ export async function runIndex(
     sweepCopies(env); // store copies a killed run left behind
     let movedAside: string | undefined;
     const aside = () => (movedAside = moveIndexAside(path));
-    if (opts.rebuild && existsSync(path) && checkIndex(path) !== null) aside();
+    let notDeja = false;
+    if (opts.rebuild && existsSync(path)) {
+      const damage = checkIndex(path);
+      notDeja = damage?.startsWith(NOT_DEJA) ?? false;
+      if (damage !== null) aside();
+    }
     let pass: Pass;
     try {
       pass = await onePass(env, path, parsers, pool, opts, Boolean(opts.rebuild) && aside);
@@ -326,6 +334,7 @@ export async function runIndex(
       ...res,
       ms: performance.now() - t0,
       ...(movedAside ? { movedAside } : {}),
+      ...(movedAside && notDeja ? { notDeja: true as const } : {}),
       ...(lost ? { dropped: lost } : {}),
     };
   } finally {

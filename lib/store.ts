@@ -45,9 +45,33 @@ export const REBUILD_HINT =
  * --rebuild` moves the file aside and starts a new one.
  */
 export class IndexDamaged extends DejaError {
-  constructor(readonly path: string, reason: string) {
-    super(`the index ${path} is damaged (${reason})`, REBUILD_HINT, 2);
+  constructor(
+    readonly path: string,
+    reason: string,
+    said = `is damaged (${reason})`,
+    hint = REBUILD_HINT,
+  ) {
+    super(`the index ${path} ${said}`, hint, 2);
     noteDamage(path, reason);
+  }
+}
+
+/** How {@link foreignIndex}'s reasons begin: damage of its own kind, said in its own words. */
+export const NOT_DEJA = "not a deja index: ";
+
+/**
+ * The index file is another program's SQLite database ({@link foreignIndex}): never written;
+ * named with what it holds, and `deja index --rebuild` sets it aside like damage.
+ */
+export class IndexForeign extends IndexDamaged {
+  constructor(path: string, reason: string) {
+    super(
+      path,
+      NOT_DEJA + reason,
+      `is not a deja index (${reason})`,
+      "move it away if it is another program's, or run 'deja index --rebuild' to set it " +
+        "aside and start a new one (notes and forgotten sessions are kept)",
+    );
   }
 }
 
@@ -327,6 +351,9 @@ export function checkIndex(path: string): string | null {
         db = openFrozen(path, 1000);
       }
     }
+    // Another program's database (trial 128 F6).
+    const foreign = foreignIndex(db, path);
+    if (foreign) return NOT_DEJA + foreign;
     // A SQLite file with no tables where the index held sessions (trial 127 F5).
     const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n;
     return emptiedIndex(path, statSync(path), tables) ?? quickCheck(db);
@@ -420,6 +447,58 @@ export function emptiedIndex(
     ? `; it held ${sessions === 1 ? "1 session" : `${sessions} sessions`}`
     : "";
   return `${how}${held}${gone ? `${held ? "," : ";"} ${lostWords(gone)}` : ""}`;
+}
+
+/** Tables every deja index has held since its first schema (lib/schema_migrations.ts, 0 -> 1). */
+const OWN_TABLES = ["sessions", "events", "sources", "meta"];
+
+/**
+ * Why the SQLite database open on `db`, the index file at `path`, is not a deja index, or null
+ * when it may be one: it holds tables, but its schema version (`user_version`) is 0 (deja sets
+ * it in the transaction that makes its first tables) or it lacks a table every deja index
+ * holds. Such a file (someone else's database put in the index's place, a wrong restore) was
+ * read as an index never built in full: searches said "nothing matched", `show` "a first run
+ * stopped early", and a background run made deja's tables beside the foreign ones (trial 128
+ * F6). A file with no tables is a new index or an emptied one ({@link emptiedIndex}). The
+ * reason names the tables it holds and, when the stat manifest beside it says so, what the
+ * index there before held.
+ */
+export function foreignIndex(db: DatabaseSync, path: string): string | null {
+  const names = (db.prepare(
+    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+  ).all() as Array<{ name: string }>).map((r) => r.name);
+  if (names.length === 0) return null;
+  const version = (db.prepare("PRAGMA user_version").get() as { user_version: number })
+    .user_version;
+  if (version > 0 && OWN_TABLES.every((t) => names.includes(t))) return null;
+  const shown = names.slice(0, 4).map((n) => n.replace(/[^\x20-\x7e]/g, "?").slice(0, 40));
+  const more = names.length - shown.length;
+  const list = names.length === 1
+    ? `the table ${shown[0]}`
+    : `the tables ${shown.slice(0, more ? 4 : -1).join(", ")} and ${
+      more ? `${more} more` : shown.at(-1)
+    }`;
+  return `a SQLite database holding ${list}${heldBefore(path)}`;
+}
+
+/**
+ * What the index at `path` held before another file took its place, as the stat manifest
+ * beside it says ("; the index deja had there held 2 sessions, ..."), or "" when it says none.
+ */
+function heldBefore(path: string): string {
+  if (basename(path) !== INDEX_NAME) return "";
+  let m: { totals?: { sessions?: unknown }; rows?: unknown } | null;
+  try {
+    m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+  } catch {
+    return "";
+  }
+  const sessions = m?.totals?.sessions;
+  if (!(typeof sessions === "number" && sessions > 0)) return "";
+  const gone = goneSince(m?.rows);
+  return `; the index deja had there held ${sessions === 1 ? "1 session" : `${sessions} sessions`}${
+    gone ? `, ${lostWords(gone)}` : ""
+  }`;
 }
 
 /** How many of the manifest's `rows` (the stores the index held) are gone since. */
@@ -609,6 +688,11 @@ export class Store {
         try {
           db = openFrozen(path, busy);
           frozen = true;
+          const foreign = foreignIndex(db, path);
+          if (foreign) {
+            db.close();
+            throw new IndexForeign(path, foreign);
+          }
         } catch (f) {
           if (isCorruption(f)) throw asIndexError(f, path);
           throw readOnlyDirError(path, f);
@@ -983,6 +1067,9 @@ function openDb(path: string, busy: number, readOnly: boolean, fresh: boolean): 
   );
   return settled(db, () => {
     db.exec(`PRAGMA busy_timeout = ${busy}`);
+    // Another program's database is not written, not even by the journal mode (trial 128 F6).
+    const foreign = fresh ? null : foreignIndex(db, path);
+    if (foreign) throw new IndexForeign(path, foreign);
     for (const p of PRAGMAS) {
       if (readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
       // A new file's own settings go after its page size and before the journal mode

@@ -5,7 +5,7 @@
  * in full", and a background run built a new one without the sessions only the old one held).
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { emptiedIndex, Store } from "../lib/store.ts";
@@ -210,3 +210,84 @@ Deno.test("a first run and a rebuild of a deleted index say nothing of a deleted
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The tables of the SQLite file at `path`, its rows of `foo`, its schema version and journal mode bytes. */
+function contents(
+  path: string,
+): { tables: string[]; foo: unknown[]; version: number; header: number[] } {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return {
+      tables: (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .all() as Array<{ name: string }>).map((r) => r.name),
+      foo: db.prepare("SELECT x FROM foo").all().map((r) => (r as { x: unknown }).x),
+      version: (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      header: [...readFileSync(path).subarray(18, 20)],
+    };
+  } finally {
+    db.close();
+  }
+}
+
+// Trial 128 F6: another program's SQLite database put in the index's place (a wrong restore) was
+// taken for an index never built in full: searches said "nothing matched", `show` "a first run
+// stopped early", and deja made its own tables in that file. Named, never written to; a rebuild
+// sets it aside whole.
+for (const version of [0, 3]) {
+  Deno.test(`an index replaced by another program's database (schema version ${version}) is named and never written`, async () => {
+    const dir = tempDir("deja-foreign-");
+    try {
+      const { vars, db } = await indexedWithGone(dir);
+      deleteIndex(db);
+      const other = new DatabaseSync(db);
+      other.exec(`CREATE TABLE foo (x); CREATE TABLE bar (y); INSERT INTO foo VALUES (1), ('two')`);
+      other.exec(`PRAGMA user_version = ${version}`);
+      other.close();
+      const before = contents(db);
+      assertEquals([before.tables, before.foo, before.header], [["bar", "foo"], [1, "two"], [
+        1,
+        1,
+      ]]);
+      const what = "is not a deja index (a SQLite database holding the tables foo and bar; the " +
+        "index deja had there held 2 sessions, among them those of 1 store gone since, which no " +
+        "rebuild can bring back)";
+      const bg: Record<string, string> = { ...vars, DEJA_SELF: JSON.stringify(["true"]) };
+      for (
+        const args of [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"], [
+          "index",
+        ]]
+      ) {
+        const r = await run(args, bg);
+        assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
+        assertStringIncludes(r.err, `deja: the index ${db} ${what}`);
+        assertStringIncludes(
+          r.err,
+          "move it away if it is another program's, or run 'deja index --rebuild'",
+        );
+        assert(!/nothing matched|never built in full|no session matches/.test(r.err), r.err);
+      }
+      const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
+        env: testEnv(vars.HOME, vars),
+        cwd: "/w/app",
+        log: () => {},
+      });
+      assertEquals(mcp.isError, true);
+      assertStringIncludes(mcp.content[0].text, "is not a deja index");
+      const doc = await run(["doctor", "--json"], vars);
+      assert(doc.code !== 0, doc.out);
+      assertStringIncludes(JSON.parse(doc.out).index.error, what);
+      // Nothing written: its tables, rows, schema version and journal mode are as they were.
+      assertEquals(contents(db), before);
+      const rebuilt = await run(["index", "--rebuild"], vars);
+      assertEquals(rebuilt.code, 0, rebuilt.err);
+      assertStringIncludes(rebuilt.err, "deja: the index was not a deja index; moved it to");
+      const aside = readdirSync(vars.DEJA_HOME).filter((f) => /\.corrupt-[0-9T]+$/.test(f));
+      assertEquals(aside.length, 1);
+      assertEquals(contents(join(vars.DEJA_HOME, aside[0])), before);
+      const found = await run(["betawombat"], vars);
+      assertEquals([found.code, found.err.includes("deja index")], [0, false], found.err);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -357,7 +357,8 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   }
   for (const w of d.warnings) io.err(w);
   if (d.res.movedAside) {
-    io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
+    const was = d.res.notDeja ? "not a deja index" : "damaged";
+    io.err(`deja: the index was ${was}; moved it to ${d.res.movedAside} and started a new one\n`);
   }
   // Said even with --quiet, as a damaged index moved aside is: what it held went with it.
   if (d.res.deleted) io.err(`deja: ${deletedLine(d.index, d.res.deleted)}\n`);
