@@ -91,7 +91,7 @@ import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/r
 import { errorQuotes } from "./search/errortier.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
-import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
+import { B, B_RELEVANCE, rescore, type TypedTogether } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
 import { isSpellingFix, spellings, TermStats, wordForms } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
@@ -443,6 +443,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     phrase,
   );
   const typed: Map<number, number>[] = [];
+  const together = new Map<number, TypedTogether>();
   // Exact matches above a word's other forms are ranked by the word alone, the forms by theirs.
   const apart = lad.widened?.aboveAlts?.length ? lad.widened : undefined;
   const part = (under: boolean) =>
@@ -452,7 +453,19 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rescore(stats, cache, part(true), alts, f);
   } else if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
-    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance", lad.counts, typed);
+    rescore(
+      stats,
+      cache,
+      scores,
+      alts,
+      f,
+      lad.weights,
+      b,
+      tier === "relevance",
+      lad.counts,
+      typed,
+      together,
+    );
   }
   trace("search: rescored");
   if (lad.coord) {
@@ -469,6 +482,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       lad.coord?.concepts,
       lad.phraseWords,
       typed,
+      together,
     );
     trace("search: fielded rerank");
   } else if (apart) {

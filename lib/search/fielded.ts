@@ -111,6 +111,7 @@ import type { SessionCache } from "./sessions.ts";
 import { tokens } from "./tokenize.ts";
 import { GAP, STOP_WORDS } from "../query.ts";
 import type { Concept } from "./concepts.ts";
+import type { TypedTogether } from "./sessionrank.ts";
 
 /** The relevance tier's best sessions reranked. */
 export const RERANKED = 30;
@@ -241,6 +242,8 @@ export function rerankFielded(
    * -1 when only related words of it (lib/search/sessionrank.ts `rescore`).
    */
   typed?: Map<number, number>[],
+  /** Per root session, the terms one event holds as typed (lib/search/sessionrank.ts `rescore`). */
+  together?: Map<number, TypedTogether>,
 ): void {
   if (ABLATE.fielded || scores.size < 2 || alts.length < 2) return;
   const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
@@ -269,6 +272,56 @@ export function rerankFielded(
   }
   feedback(stats, top, held, new Set(alts.flat(2)), n);
   keepRareHolders(top, before, termIdf, typed);
+  keepHeldTogether(top, alts.length, typed, together);
+}
+
+/** A query needs this many words for {@link keepHeldTogether}. */
+export const TOGETHER_WORDS = 4;
+/** The share of the query's IDF weight the words held together carry for {@link keepHeldTogether}. */
+export const TOGETHER_SHARE = 0.5;
+
+/**
+ * A session one event of which holds every query word but one as typed (or in a form), those
+ * words carrying most of the query's IDF weight ({@link TOGETHER_SHARE}), goes above every
+ * session holding fewer of the words as typed: the query as typed, but for one word, matched
+ * in one place (trial 125 F1: `ollama developer role error` ranked 10th the session whose
+ * error said "developer is not one of [...] - 'messages.[0].role'", first for `developer role
+ * error`, below sessions holding two of the words and one holding related words only, whose
+ * heads named `gemini`, a related word of `ollama`). Only for {@link TOGETHER_WORDS} words or
+ * more, and when at most {@link RARE_FEW} candidates hold them so. A tool's output does not
+ * count (lib/search/sessionrank.ts `rescore`): without that the rule lost real held-out hits
+ * ("why the multi-agent package wouldn't run", "how did we add a shared caching layer for the
+ * homelab apps"), each time for a dump of 7 to 16 KB holding a question's common words, and
+ * the IDF condition alone did not stop it (those words carried 0.65-0.82 of the weight, the
+ * trial's 0.56). Measured (`deno task bench:real`): hit@1 unchanged in every set, tuning
+ * hit@5 0.65 -> 0.68; `deno task bench:recall --seeds 3,11`: see the commit.
+ */
+function keepHeldTogether(
+  top: SessionScore[],
+  words: number,
+  typed?: Map<number, number>[],
+  together?: Map<number, TypedTogether>,
+): void {
+  if (ABLATE.heldTogether || !typed || !together || words < TOGETHER_WORDS) return;
+  const bits = (m: number) => {
+    let c = 0;
+    for (let x = m; x; x &= x - 1) c++;
+    return c;
+  };
+  const holds = [...together].filter(([, t]) =>
+    t.of >= TOGETHER_WORDS && bits(t.mask) >= t.of - 1 && t.share >= TOGETHER_SHARE
+  ).map(([id]) => id);
+  if (!holds.length || holds.length > RARE_FEW) return;
+  const ids = new Set(holds);
+  const asTyped = (id: number) => typed.filter((m) => (m?.get(id) ?? 0) > 0).length;
+  const mine = top.filter((s) => ids.has(s.sessionId));
+  const fewer = top.filter((s) => !ids.has(s.sessionId) && asTyped(s.sessionId) < words - 1);
+  if (!mine.length || !fewer.length) return;
+  const low = Math.min(...mine.map((s) => s.score));
+  const high = Math.max(...fewer.map((s) => s.score));
+  if (low > high) return;
+  const by = (high * 1.01) / Math.max(low, Number.MIN_VALUE);
+  for (const s of mine) s.score *= by;
 }
 
 /** Events a session must hold the query's rarest word in for {@link keepRareHolders}. */

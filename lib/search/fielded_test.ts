@@ -239,3 +239,53 @@ Deno.test("the head lift does not carry a session above the one repeating the qu
     const off = search(s, q, { ablate: ["rareHeld"] });
     assertEquals(off.results.map((x) => x.id)[0], "s-head", off.results.map((x) => x.id).join(" "));
   }));
+
+/** One session's error holds three of four words; others hold two, stated in their heads. */
+const HELD_TOGETHER: MemSession[] = [
+  {
+    id: "s-error",
+    events: [
+      ["user", "Hello?"],
+      ["notice", "Error: developer is not one of ['system', 'user'] - 'messages.[0].role'"],
+    ],
+  },
+  {
+    // The query's rarest word, in a comparison, beside one more of its words.
+    id: "s-compare",
+    events: [
+      ["user", "compare the editor plugins for local models"],
+      ["assistant", "Only one runs ollama models; each plugin has a role in the workflow."],
+      ["assistant", "Pick the one with local ollama support."],
+    ],
+  },
+  ...["role", "error"].flatMap((w, i) =>
+    Array.from({ length: 2 }, (_, j): MemSession => ({
+      id: `s-head-${i}-${j}`,
+      events: [
+        ["user", `the ${w} check in the admin page fails with an error for module ${j}`],
+        ["assistant", `I will look at the ${w} check.`],
+        ["assistant", "The table was stale; it passes now."],
+      ],
+    }))
+  ),
+  ...Array.from({ length: 20 }, (_, i): MemSession => ({
+    id: `s-filler-${i}`,
+    events: [
+      ["user", `make the build of package ${i} faster`],
+      ["assistant", "I will read the build script first."],
+      ["assistant", "The cache loads twice; I keep the first load."],
+    ],
+  })),
+];
+
+Deno.test("a session holding all the query's words but one in one event ranks above those holding fewer (trial 125 F1)", () =>
+  withMemIndex(HELD_TOGETHER, (s) => {
+    const q = "ollama developer role error";
+    const r = search(s, q);
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id)[0], "s-error", r.results.map((x) => x.id).join(" "));
+    // Without the rule the heads naming two of the words go first: what the rule changes.
+    const off = search(s, q, { ablate: ["heldTogether"] });
+    const ids = off.results.map((x) => x.id);
+    assertEquals(ids[0] === "s-error", false, ids.join(" "));
+  }));

@@ -15,7 +15,7 @@ import type { Filters } from "./retrieve.ts";
 import type { SessionScore } from "./rank.ts";
 import type { SessionCache } from "./sessions.ts";
 import { relevanceOf } from "./ladder.ts";
-import { B_RELEVANCE, rescore } from "./sessionrank.ts";
+import { B_RELEVANCE, rescore, type TypedTogether } from "./sessionrank.ts";
 import { coordinate } from "./concepts.ts";
 import { rerankFielded } from "./fielded.ts";
 import { fillSnippets, finish } from "./results.ts";
@@ -112,7 +112,20 @@ export function nearestAfter(
   for (const r of found) rel.scores.delete(r.rowid);
   if (!rel.scores.size) return [];
   const typed: Map<number, number>[] = [];
-  rescore(stats, cache, rel.scores, rel.alts, f, rel.weights, B_RELEVANCE, true, rel.counts, typed);
+  const together = new Map<number, TypedTogether>();
+  rescore(
+    stats,
+    cache,
+    rel.scores,
+    rel.alts,
+    f,
+    rel.weights,
+    B_RELEVANCE,
+    true,
+    rel.counts,
+    typed,
+    together,
+  );
   if (rel.coord) coordinate(store, rel.coord, rel.scores, (id) => cache.members(id), rootOf);
   rerankFielded(
     stats,
@@ -123,6 +136,7 @@ export function nearestAfter(
     rel.coord?.concepts,
     rel.phraseWords,
     typed,
+    together,
   );
   const n = Math.min(AFTER, limit - found.length);
   const copies = new Set(found.flatMap((h) => (h.copies ?? []).map((c) => `${h.harness}:${c}`)));

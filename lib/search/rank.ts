@@ -150,6 +150,8 @@ export const ABLATE = {
   headConcepts: false,
   /** The fielded rerank may lift a session above one repeating the query's rarest word it lacks. */
   rareHeld: false,
+  /** The fielded rerank may leave a session holding all the query's words but one in one event below sessions holding fewer. */
+  heldTogether: false,
   /**
    * A query word the history holds only in another form (`bill` as `billing`) is widened with
    * related words only when the whole query is (lib/search/relevance.ts).

@@ -104,6 +104,15 @@ export function sessionDf(stats: TermStats, alts: string[][]): number {
   return Math.max(1, Math.round((events * r.s) / r.k));
 }
 
+/** The query's terms one event of a session holds as typed, and their share of its IDF weight. */
+export interface TypedTogether {
+  /** A bit per term (not a word in more than half the sessions). */
+  mask: number;
+  share: number;
+  /** The query's terms in at most half the sessions. */
+  of: number;
+}
+
 /**
  * Re-scores the best {@link RESCORE} of `scores` in place (their `score`
  * becomes the session-level BM25); the rest keep a score below every
@@ -131,6 +140,12 @@ export function rescore(
    * (weight 1), or -1 when it holds only related words of it.
    */
   typed?: Map<number, number>[],
+  /**
+   * Filled: per root session, the terms one of its events holds as typed or in a form (a
+   * bit each), the event whose terms carry the largest share of the query's IDF weight, and
+   * that share.
+   */
+  heldTyped?: Map<number, TypedTogether>,
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -152,6 +167,8 @@ export function rescore(
     if (h) h.mask |= 1 << ti;
     else held.set(eventId, { root, mask: 1 << ti, w: near(kind, flags) });
   };
+  // Per event, the terms it holds as typed or in a form (not only as a related word).
+  const asTyped = new Map<number, { root: number; mask: number }>();
   const idf: number[] = [];
   const common: boolean[] = [];
   const sessions = Math.max(1, Q.sessionCount.get(store, {})!.n);
@@ -200,6 +217,12 @@ export function rescore(
         }
         wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags, relevance) * w);
         note(r.event_id, root, ti, r.kind, r.flags);
+        // Held together in what a person, the model or the harness wrote, not in a tool's output.
+        if (heldTyped && w === 1 && ti < 30 && r.kind !== "tool_result") {
+          const t = asTyped.get(r.event_id);
+          if (t) t.mask |= 1 << ti;
+          else asTyped.set(r.event_id, { root, mask: 1 << ti });
+        }
       }
     }
   });
@@ -210,6 +233,18 @@ export function rescore(
     let w = 0;
     for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti] * ew;
     if (w / totalIdf > (together.get(root) ?? 0)) together.set(root, w / totalIdf);
+  }
+  // A frame word most sessions say (`root cause`) is no word of the query here.
+  const framed = idf.map((v, ti) => v < Math.LN2 * (counts?.[ti] ?? 1));
+  const of = idf.filter((_, ti) => ti < 30 && !framed[ti]).length;
+  for (const { root, mask: all } of asTyped.values()) {
+    let w = 0, mask = 0;
+    for (let ti = 0; ti < idf.length && ti < 30; ti++) {
+      if (all & (1 << ti) && !framed[ti]) w += idf[ti], mask |= 1 << ti;
+    }
+    if (w / totalIdf > (heldTyped!.get(root)?.share ?? 0)) {
+      heldTyped!.set(root, { mask, share: w / totalIdf, of });
+    }
   }
   // A pasted dump counts as its lines: one event of eighty log lines is no short session.
   const pasted = new Map<number, number>();
