@@ -124,3 +124,32 @@ Deno.test("an -ize verb's forms keep the -ize: authorize is no author", () =>
     assert(ids.includes("s-authorize"), ids.join());
     assert(!ids.includes("s-author"), ids.join());
   }));
+
+Deno.test("pieces held only in different events match no more beside a third word (trial 128 F8)", () =>
+  withMemIndex(HISTORY, (s) => {
+    // `s-split` holds `radarr` and `jackett` in different events, `queue` beside the first:
+    // the third word, held anywhere, relaxed the rule (before: listed, exit 0).
+    for (const q of ["radar jacket queue", "sonar jacket restarts"]) {
+      const r = search(s, q);
+      assert(r.nothingMatched, `${q}: ${r.tier} ${r.results.map((x) => x.id)}`);
+    }
+    // The pieces held together in one event, the third word in another: a match.
+    const r = search(s, "radar jacket kustomization");
+    assert(!r.nothingMatched, r.tier);
+    assertEquals(r.results.map((x) => x.id), ["s-media"]);
+  }));
+
+Deno.test("a word no session holds beside pieces held apart is named (trial 128 F8)", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["sonar", "jacket", "zzyzx"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      "hint: 'zzyzx' is in no session; without it, nothing matches either: deja sonar jacket",
+    );
+    assertStringIncludes(r.err, "1 session holds them between its events: deja show s-apart");
+  } finally {
+    ix.cleanup();
+  }
+});

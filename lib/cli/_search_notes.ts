@@ -119,10 +119,11 @@ export function absentHint(io: IO, a: Absent | undefined, partly = false): void 
     );
     return;
   }
+  const without = a.words.length === 1 ? "it" : "them";
   io.err(
-    `hint: ${which} ${verb} in no ${partly ? "searchable text" : "session"}; without ${
-      a.words.length === 1 ? "it" : "them"
-    }: ${n}: ${searchCommand(cmd)}\n`,
+    `hint: ${which} ${verb} in no ${partly ? "searchable text" : "session"}; without ${without}${
+      a.sessions ? `: ${n}` : ", nothing matches either"
+    }: ${searchCommand(cmd)}\n`,
   );
 }
 

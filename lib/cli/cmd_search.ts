@@ -413,7 +413,14 @@ export async function searchData(
   const absentAll = (result.results.length && !result.nothingMatched) || args.regex ||
       filtered?.without
     ? undefined
-    : absentWords(store, args.query, opts, filters, result.time?.words);
+    : absentWords(
+      store,
+      args.query,
+      opts,
+      filters,
+      result.time?.words,
+      !result.results.length,
+    );
   const idWord = absentAll?.words.length === 1 && !opts.sessionIds
     ? sessionIdTyped(store, absentAll.words[0])
     : undefined;
@@ -426,9 +433,11 @@ export async function searchData(
       ...(idHolds(store, idWord, absentAll.query, opts) ? {} : { idEmpty: true }),
     }
     : absentAll;
-  const { apart, between } = result.results.length || args.regex || absent || filtered?.without
+  // The rest matching nothing either: how its words are held (trial 128 F8).
+  const { apart, between } = result.results.length || args.regex || absent?.sessions ||
+      filtered?.without
     ? {}
-    : wordsApart(store, args.query, opts);
+    : wordsApart(store, absent?.query ?? args.query, opts);
   const refs = new Map<string, string>();
   const about = new Map<string, string>();
   for (const r of result.results) {

@@ -70,7 +70,10 @@ export interface Absent {
   words: string[];
   /** The query without them. */
   query: string;
-  /** Sessions it matches (more than none), under the search's filters. */
+  /**
+   * Sessions it matches, under the search's filters: none only when the search listed none
+   * either (`nothing`, {@link absentWords}).
+   */
   sessions: number;
   /** Those filters, for the command the hint gives. */
   filters?: FilterUsed[];
@@ -98,6 +101,11 @@ export function absentWords(
   filters: FilterUsed[] = [],
   /** The query's time words the search read as a time (`in july`): they rank, never absent. */
   time?: string,
+  /**
+   * The search listed nothing: the words are named even when the rest matches nothing too
+   * (trial 128 F8: `mathbal originitem zzyzx` said only "nothing matched").
+   */
+  nothing = false,
 ): Absent | undefined {
   if (query.includes('"')) return undefined;
   const words = query.split(/\s+/).filter(Boolean);
@@ -130,7 +138,7 @@ export function absentWords(
     const r = search(store, rest, { ...opts, limit: 1 });
     return r.nothingMatched ? 0 : r.total;
   })();
-  if (!sessions) return undefined;
+  if (!sessions && !nothing) return undefined;
   const model = gone.length === 1 && !filters.some((f) => f.flag === "--model")
     ? shownOfModel(store, gone[0], opts)
     : 0;

@@ -61,6 +61,12 @@ export interface Expansion {
    * matches only when some event holds a guess of every word together.
    */
   confirm?: boolean;
+  /**
+   * Two or more words read inside longer words (at the substring tier, or beside a close
+   * spelling) beside words held as typed: their indexes in `alts`, which one event must hold
+   * together (the others may be anywhere in the session).
+   */
+  pieces?: number[];
 }
 
 /** Most alternatives one term expands to. */
@@ -710,6 +716,8 @@ export function expand(
   const changes: Array<Expansion["changes"][number] & { literal?: boolean }> = [];
   const heldForms: Expansion["changes"] = [];
   let widenedOnly = 0;
+  /** The terms (by index in `alts`) read only inside longer words or spelt otherwise. */
+  const widenedAt: number[] = [];
   /** Two words typed apart read as the one word the history writes (not a widening of the tier). */
   const joins: Expansion["changes"] = [];
   /** Words only spelt close to an indexed token (not the start of one). */
@@ -718,6 +726,8 @@ export function expand(
   let weak = 0;
   /** At the close tier: words read inside longer words, as the substring tier reads them. */
   let fragments = 0;
+  /** Their indexes in `alts`. */
+  const fragmentAt: number[] = [];
   /** At the close tier: three-letter words spelt as a held word swapped or missing a letter. */
   const tinyGuessed = new Set<QueryTerm>();
   for (let ti = 0; ti < terms.length; ti++) {
@@ -801,6 +811,7 @@ export function expand(
       // `within`), is read there as the substring tier reads it, beside a misspelt word
       // (trial 118 F1: `kustomizaton radar` found nothing).
       fragments++;
+      fragmentAt.push(alts.length);
     } else if (mayGuess(stats, terms, t, word)) {
       // A three-letter word is one edit from too many: only swapped letters or one left out,
       // never the start of a longer word, and only beside a word the history holds.
@@ -821,6 +832,8 @@ export function expand(
           .filter((w) => !short || swapped(word, w));
       list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w))];
       if (tiny && list.length) tinyGuessed.add(t);
+      // Every reading holds the word as typed (`sonar` as `sonarr`): a piece of a longer word.
+      if (list.length && list.every((w) => w.includes(word))) fragmentAt.push(alts.length);
       if (!cut.length) guesses++;
       if (!cut.length && !picked.some((w) => swapped(word, w))) weak++;
     }
@@ -859,6 +872,7 @@ export function expand(
       if (widened.length) {
         changes.push({ from: t.tokens.join(" "), to: widened.map((f) => f.join(" ")) });
         widenedOnly++;
+        widenedAt.push(alts.length);
         if (spelt.length) guesses++;
       }
       alts.push(widened.length ? widened : held);
@@ -903,7 +917,10 @@ export function expand(
     if (whole && pair?.first) joins.push({ from: pair.typed, to: wholes });
     // (Held as the word the two make is no guess: `life cycle` where only `lifecycle` is held.)
     // (Nor is a CJK word read inside the run of text that holds it: its script has no spaces.)
-    if (!literal && !(whole && list.length === wholes.length) && !isCjk(word)) widenedOnly++;
+    if (!literal && !(whole && list.length === wholes.length) && !isCjk(word)) {
+      widenedOnly++;
+      widenedAt.push(alts.length);
+    }
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
   if (tier !== "exact" && !changes.length) return null;
@@ -935,11 +952,18 @@ export function expand(
   ) {
     return null;
   }
+  // Two or more read inside longer words beside more words held as typed (`mathbal
+  // originitem budget`): the pieces too match only where one event holds them together, as
+  // alone (trial 128 F8: a third word held anywhere listed a session holding the two pieces
+  // only in different events, exit 0, where the two alone matched nothing, exit 1).
+  const at = tier === "substring" ? widenedAt : tier === "close" ? fragmentAt : [];
+  const pieces = !confirm && at.length >= 2 ? at : undefined;
   const said = [...shown(changes), ...joins];
   return {
     alts,
     changes: said,
     ...(confirm ? { confirm } : {}),
+    ...(pieces ? { pieces } : {}),
     ...(tier === "close" && heldForms.length ? { heldForms } : {}),
   };
 }

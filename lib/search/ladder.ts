@@ -155,6 +155,7 @@ export function ladder(
       rootOf,
       ex.confirm,
       t === "substring" && ex.confirm,
+      ex.pieces,
     );
     if (!scores.size) continue;
     // A pasted error that no single event holds: its words scattered over a session are no
@@ -721,6 +722,8 @@ function literalMatch(
   rootOf: (id: number) => number,
   confirm = false,
   together = false,
+  /** Terms (indexes in `alts`) one event must hold together, the others anywhere. */
+  pieces?: readonly number[],
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
@@ -732,9 +735,15 @@ function literalMatch(
   if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread && !together) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
+    const joint = pieces && sp.sessions.size
+      ? new Set(
+        matchRows(stats.store, pieces.map((i) => exprs[i]).join(" AND "), f, MAX_ROWS)
+          .map((r) => rootOf(r.session_id)),
+      )
+      : undefined;
     for (const [sid, perTerm] of sp.sessions) {
       const root = rootOf(sid);
-      if (scores.has(root)) continue;
+      if (scores.has(root) || (joint && !joint.has(root))) continue;
       scores.set(root, scoreSpread(perTerm, root));
     }
   }
