@@ -707,3 +707,29 @@ Deno.test("redact leaves SOPS nonces and tags and public keys alone, keeps a nam
   );
   assertEquals(c, { basic_auth: 1 });
 });
+
+// --- Trial 128: near variants the redactor let through -----------------------------------
+/** A made-up password of letters only (no digit: the shape that slipped through F2). */
+const LW = (tag: string) => "kiwi" + tag + "plum" + "tree";
+
+Deno.test("redact masks a letters-only password between HTML-escaped quotes whole (trial 128 F2)", () => {
+  const cases: Array<[string, string]> = [
+    [`password = &quot;${LW("Z")}&quot;`, "password = &quot;<V>&quot;"],
+    [`&quot;password&quot;: &quot;${LW("Y")}&quot;`, "&quot;password&quot;: &quot;<V>&quot;"],
+    [`form password=&quot;${LW("X")}&quot;`, "form password=&quot;<V>&quot;"],
+    [`&lt;input password=&#39;${LW("W")}&#39;&gt;`, "&lt;input password=&#39;<V>&#39;&gt;"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:assignment]"), input);
+    // Inside a tool call's JSON-escaped input, after another line.
+    const call = JSON.stringify({ command: `echo 'fix the form\n${input}' > form.html` });
+    const out = redact(call, {});
+    assertEquals(out.includes("kiwi"), false, out);
+    assertStringIncludes(out, want.replace("<V>", "[redacted:assignment]"));
+  }
+  // At a line's start the .env rule takes the whole value, its escaped quotes too.
+  assertEquals(redact(`password=&quot;${LW("U")}&quot;`, {}), "password=[redacted:assignment]");
+  // A sentence naming the password between escaped quotes: the value, not the entity, is masked.
+  const prose = redact(`the password is &quot;${LW("V")}9x&quot;`, {});
+  assertEquals(prose, "the password is &quot;[redacted:prose_password]&quot;");
+});
