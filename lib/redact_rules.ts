@@ -292,19 +292,21 @@ export const RULES: Rule[] = [
     re: String.raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p${QUOTED}`,
   },
   {
-    // mysql's `-p<password>` and sshpass's `-p <password>`.
+    // mysql's `-p<password>`.
     kind: "cli_password",
     re: String
-      .raw`(?:\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p|\bsshpass[ \t]+-p[ \t]*)(?<v>[^\s"'\x60]{4,})`,
+      .raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p(?<v>[^\s"'\x60]{4,})`,
   },
   {
     // A flag that takes a password in the commands that have one: a registry login's `-p`,
     // sshpass's `-p`, redis-cli's `-a`, mongosh's `-p`, the LDAP tools' `-w`, zip's `-P`.
     // Elsewhere `-p` is a port, a parents flag or a patch mode (`ssh -p 2222`, `mkdir -p`,
     // `git add -p`): only a value that looks random is masked there (the rule below).
+    // A login's and sshpass's value may be joined to the flag (`-pX`, `-p"X"`), and sshpass
+    // may have its own flags before `-p` (`-v`, `-P prompt`, `-d n`: trial 128 F3).
     kind: "cli_password",
     re: String
-      .raw`(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass[ \t]+-p|\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=)(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+      .raw`(?:(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass(?:[ \t]+-(?:[vV]+|[Pd][ \t]*[^\s-]\S*))*[ \t]+-p)(?:[ \t]+|=)?|(?:\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=))(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
   },
   {
     // `htpasswd -b [-c] FILE USER PASSWORD` (with -n, no FILE): the password is the last word.
@@ -318,10 +320,11 @@ export const RULES: Rule[] = [
       .raw`\bhtpasswd(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*b)(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
   },
   {
-    // OpenSSL's password argument (`-pass pass:…`, `-passin`, `-passout`), and `openssl enc -k …`.
+    // OpenSSL's password argument (`-pass pass:…`, `-passin`, `-passout`), and `openssl enc -k …`;
+    // the value quoted after `pass:` too (`pass:'…'`: trial 128 F3).
     kind: "cli_password",
     re: String
-      .raw`(?:(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+["']?pass:|\bopenssl\b[^\n;|&]{0,200}?[ \t]-k[ \t]+)(?<v>[^\s"'\x60]{3,})`,
+      .raw`(?:(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+(?:\\*["'])?pass:|\bopenssl\b[^\n;|&]{0,200}?[ \t]-k[ \t]+)(?:${QUOTED}|(?<w>[^\s"'\x60\\]{3,}))`,
   },
   {
     // Any other `-p VALUE`: a password only when the value looks random (lib/redact.ts
@@ -347,4 +350,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|redis-cli|mongo|ldap|openssl/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|login[ \t]|redis-cli|mongo|ldap|openssl/;

@@ -522,6 +522,15 @@ Deno.test("redact leaves -p flags that are no password alone (trial 127 F1)", ()
       "docker login -u me --password-stdin registry.io",
       "docker login -u me -p $REGISTRY_PASSWORD registry.io",
       "mysql -u root -p app",
+      // After the joined -pX of a login and sshpass (trial 128 F3).
+      "ssh -p 2222 deploy@host",
+      "docker run -p 8080:80 nginx",
+      "mkdir -p build",
+      "git add -p",
+      "psql -p 5432",
+      "python -m pytest -p no:cacheprovider",
+      "docker run -p8080:80 nginx # then docker login",
+      "sshpass -e ssh -p 2222 deploy@host",
     ]
   ) {
     assertEquals(redact(text, {}), text);
@@ -732,4 +741,44 @@ Deno.test("redact masks a letters-only password between HTML-escaped quotes whol
   // A sentence naming the password between escaped quotes: the value, not the entity, is masked.
   const prose = redact(`the password is &quot;${LW("V")}9x&quot;`, {});
   assertEquals(prose, "the password is &quot;[redacted:prose_password]&quot;");
+});
+
+Deno.test("redact masks sshpass, openssl and docker login passwords written close to their flag (trial 128 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`sshpass -p"${PW("A")}" ssh root@h`, `sshpass -p"#" ssh root@h`],
+    [`sshpass -p'${PW("B")}' ssh root@h`, "sshpass -p'#' ssh root@h"],
+    [`sshpass -p${PW("B")} ssh root@h`, "sshpass -p# ssh root@h"],
+    [`sshpass -v -p ${PW("C")} ssh h`, "sshpass -v -p # ssh h"],
+    [`sshpass -P assword: -p '${PW("C")}' ssh h`, "sshpass -P assword: -p '#' ssh h"],
+    [`sshpass -p ${LW("C")} ssh h`, "sshpass -p # ssh h"],
+    [
+      `openssl rsa -in k.pem -passin pass:'${PW("D")}'`,
+      "openssl rsa -in k.pem -passin pass:'#'",
+    ],
+    [
+      `openssl pkcs12 -export -passout pass:"${PW("E")}"`,
+      `openssl pkcs12 -export -passout pass:"#"`,
+    ],
+    [`openssl enc -pass "pass:${LW("E")}" -in a`, `openssl enc -pass "pass:#" -in a`],
+    [`docker login -p${PW("F")} registry.example.com`, "docker login -p# registry.example.com"],
+    [`docker login -u me -p"${LW("F")}" reg.io`, `docker login -u me -p"#" reg.io`],
+  ];
+  for (const [input, want] of cases) {
+    const mask = want.replace("#", "[redacted:cli_password]");
+    assertEquals(redact(input, {}), mask, input);
+    // JSON-escaped, as a tool call's input.
+    assertEquals(redact(JSON.stringify(input), {}), JSON.stringify(mask), input);
+  }
+  // sshpass's own flags before -p do not make the command after it a password.
+  for (
+    const text of [
+      "sshpass -e ssh -p 2222 deploy@host",
+      "sshpass -f ~/.pw ssh -p 2222 deploy@host",
+      "sshpass -p $SSHPASS ssh h",
+      `docker login -p"$DOCKER_PASSWORD" registry`,
+      "openssl rsa -passin 'env:PW' -in k.pem",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
 });
