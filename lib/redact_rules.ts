@@ -92,6 +92,9 @@ const KEY_WORDS = [
   "PRIVATE[_-]?KEY",
   "[Cc]lient[_-]?[Ss]ecret",
   "CLIENT[_-]?SECRET",
+  // An environment variable naming its auth secret (`REDISCLI_AUTH=…`: trial 128 F4); not
+  // `AUTH_URL`, `NEXTAUTH_SECRET` reads as SECRET.
+  "(?<=_)AUTH(?==)",
 ];
 
 /** Name parts that make a .env line's value a secret (STRIPE_WEBHOOK_KEY, AUTH0_SALT, PGPASS). */
@@ -249,6 +252,11 @@ export const RULES: Rule[] = [
       .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}(?:${HTML_QUOTE})?${ANNOTATION}\s*(?:=>|[:=：])\s*(?:${QUOTED}|${HTML_QUOTED})`,
   },
   {
+    // PHP's `define('DB_PASSWORD', '…')` (wp-config.php: trial 128 F4).
+    kind: "assignment",
+    re: String.raw`\bdefine\([ \t]*\\*["']${KEY_NAME}[ \t]*,[ \t]*${QUOTED}`,
+  },
+  {
     // YAML or ini: a key word starting a line, then an unquoted value of several words
     // running to the end of the line (a comment after " #" is not part of it). `=` needs a
     // space before it: `PGPASSWORD=pw psql` is a shell command, its value one word.
@@ -265,10 +273,11 @@ export const RULES: Rule[] = [
       .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|=>|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
   },
   {
-    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several.
+    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several; the
+    // value quoted too (`password "…"`, as curl reads it: trial 128 F4).
     kind: "netrc_password",
     re: String
-      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
+      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60\\]{3,}))`,
   },
   {
     // curl/wget/httpie `-u user:password`.
@@ -303,10 +312,11 @@ export const RULES: Rule[] = [
     // Elsewhere `-p` is a port, a parents flag or a patch mode (`ssh -p 2222`, `mkdir -p`,
     // `git add -p`): only a value that looks random is masked there (the rule below).
     // A login's and sshpass's value may be joined to the flag (`-pX`, `-p"X"`), and sshpass
-    // may have its own flags before `-p` (`-v`, `-P prompt`, `-d n`: trial 128 F3).
+    // may have its own flags before `-p` (`-v`, `-P prompt`, `-d n`: trial 128 F3); 7-Zip's
+    // `-p` takes its value joined only (`7z a -pX`; a lone `-p` asks for it).
     kind: "cli_password",
     re: String
-      .raw`(?:(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass(?:[ \t]+-(?:[vV]+|[Pd][ \t]*[^\s-]\S*))*[ \t]+-p)(?:[ \t]+|=)?|(?:\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=))(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+      .raw`(?:(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass(?:[ \t]+-(?:[vV]+|[Pd][ \t]*[^\s-]\S*))*[ \t]+-p)(?:[ \t]+|=)?|\b7z[arz]?\b[^\n;|&]{0,200}?[ \t]-p(?!\s)|(?:\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=))(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
   },
   {
     // `htpasswd -b [-c] FILE USER PASSWORD` (with -n, no FILE): the password is the last word.
@@ -350,4 +360,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|login[ \t]|redis-cli|mongo|ldap|openssl/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|login[ \t]|7z[arz \t]|redis-cli|mongo|ldap|openssl/;

@@ -782,3 +782,34 @@ Deno.test("redact masks sshpass, openssl and docker login passwords written clos
     assertEquals(redact(text, {}), text);
   }
 });
+
+Deno.test("redact masks a quoted .netrc password, PHP define() and REDISCLI_AUTH= (trial 128 F4)", () => {
+  const cases: Array<[string, string, string]> = [
+    [`machine h login u password "${LW("H")}"`, `machine h login u password "#"`, "netrc_password"],
+    [`machine h login u password '${PW("H")}'`, "machine h login u password '#'", "netrc_password"],
+    [`define('DB_PASSWORD', '${LW("G")}');`, "define('DB_PASSWORD', '#');", "assignment"],
+    [`define( "AUTH_TOKEN", "${PW("G")}" );`, `define( "AUTH_TOKEN", "#" );`, "assignment"],
+    [`REDISCLI_AUTH=${PW("I")} redis-cli ping`, "REDISCLI_AUTH=# redis-cli ping", "assignment"],
+    [`env REDIS_AUTH='${LW("I")}' ./run`, "env REDIS_AUTH='#' ./run", "assignment"],
+    [`7z a -p${PW("J")} out.7z dir`, "7z a -p# out.7z dir", "cli_password"],
+    [`7za x -p'${LW("J")}' in.7z`, "7za x -p'#' in.7z", "cli_password"],
+  ];
+  for (const [input, want, kind] of cases) {
+    const mask = want.replace("#", `[redacted:${kind}]`);
+    assertEquals(redact(input, {}), mask, input);
+    assertEquals(redact(JSON.stringify(input), {}), JSON.stringify(mask), input);
+  }
+  for (
+    const text of [
+      "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+      "define('DB_PASSWORD', '');",
+      "DISABLE_AUTH=true ./run",
+      "NEXTAUTH_URL=http://localhost:3000 npm run dev",
+      "AUTH_PROVIDER=github2 npm start",
+      "7z a -mx9 out.7z dir",
+      "7z x -p in.7z",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
