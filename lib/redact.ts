@@ -64,8 +64,11 @@ function acceptPhrase(v: string, quoted: boolean): boolean {
  */
 function acceptAssignment(match: string, v: string): boolean {
   if (!/[\p{L}\p{N}]/u.test(v) || /^(.)\1*$/.test(v)) return false;
-  const before = match[match.lastIndexOf(v) - 1];
-  const quoted = before === '"' || before === "'";
+  const at = match.lastIndexOf(v);
+  // Between HTML-escaped quotes (`password=&quot;…&quot;`) is quoted too (trial 128 F2: a
+  // value of letters only there was taken for code and left in clear).
+  const quoted = match[at - 1] === '"' || match[at - 1] === "'" ||
+    HTML_QUOTE_END.test(match.slice(Math.max(0, at - 8), at));
   // A template (`"postgres://u:${random_password.db.result}@h"`) names its secret elsewhere.
   if (/\$\{|\{\{|#\{/.test(v)) return false;
   if (/\s/.test(v)) return acceptPhrase(v, quoted);
@@ -75,6 +78,9 @@ function acceptAssignment(match: string, v: string): boolean {
   if (DOTTED.test(v)) return !codeReference(v);
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
 }
+
+/** An HTML-escaped quote ending a text (`&quot;`, `&#39;`, …: lib/redact_rules.ts HTML_QUOTE). */
+const HTML_QUOTE_END = /&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);$/;
 
 /** Names of letters and underscores joined by dots. */
 const DOTTED = /^[A-Za-z_$]+(?:\.[A-Za-z_$]+)+$/;

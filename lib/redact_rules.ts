@@ -92,6 +92,9 @@ const KEY_WORDS = [
   "PRIVATE[_-]?KEY",
   "[Cc]lient[_-]?[Ss]ecret",
   "CLIENT[_-]?SECRET",
+  // An environment variable naming its auth secret (`REDISCLI_AUTH=…`: trial 128 F4); not
+  // `AUTH_URL`, `NEXTAUTH_SECRET` reads as SECRET.
+  "(?<=_)AUTH(?==)",
 ];
 
 /** Name parts that make a .env line's value a secret (STRIPE_WEBHOOK_KEY, AUTH0_SALT, PGPASS). */
@@ -249,6 +252,11 @@ export const RULES: Rule[] = [
       .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}(?:${HTML_QUOTE})?${ANNOTATION}\s*(?:=>|[:=：])\s*(?:${QUOTED}|${HTML_QUOTED})`,
   },
   {
+    // PHP's `define('DB_PASSWORD', '…')` (wp-config.php: trial 128 F4).
+    kind: "assignment",
+    re: String.raw`\bdefine\([ \t]*\\*["']${KEY_NAME}[ \t]*,[ \t]*${QUOTED}`,
+  },
+  {
     // YAML or ini: a key word starting a line, then an unquoted value of several words
     // running to the end of the line (a comment after " #" is not part of it). `=` needs a
     // space before it: `PGPASSWORD=pw psql` is a shell command, its value one word.
@@ -265,10 +273,11 @@ export const RULES: Rule[] = [
       .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|=>|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
   },
   {
-    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several.
+    // A .netrc entry: `machine HOST login USER password VALUE`, on one line or several; the
+    // value quoted too (`password "…"`, as curl reads it: trial 128 F4).
     kind: "netrc_password",
     re: String
-      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?<v>[^\s"'\x60\\]{3,})`,
+      .raw`(?:(?<=\\[nrt])|\b)(?:machine[ \t]+\S+|default)(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+\S+)*(?:\s|\\[nrt])+password[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60\\]{3,}))`,
   },
   {
     // curl/wget/httpie `-u user:password`.
@@ -292,19 +301,22 @@ export const RULES: Rule[] = [
     re: String.raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p${QUOTED}`,
   },
   {
-    // mysql's `-p<password>` and sshpass's `-p <password>`.
+    // mysql's `-p<password>`.
     kind: "cli_password",
     re: String
-      .raw`(?:\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p|\bsshpass[ \t]+-p[ \t]*)(?<v>[^\s"'\x60]{4,})`,
+      .raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p(?<v>[^\s"'\x60]{4,})`,
   },
   {
     // A flag that takes a password in the commands that have one: a registry login's `-p`,
     // sshpass's `-p`, redis-cli's `-a`, mongosh's `-p`, the LDAP tools' `-w`, zip's `-P`.
     // Elsewhere `-p` is a port, a parents flag or a patch mode (`ssh -p 2222`, `mkdir -p`,
     // `git add -p`): only a value that looks random is masked there (the rule below).
+    // A login's and sshpass's value may be joined to the flag (`-pX`, `-p"X"`), and sshpass
+    // may have its own flags before `-p` (`-v`, `-P prompt`, `-d n`: trial 128 F3); 7-Zip's
+    // `-p` takes its value joined only (`7z a -pX`; a lone `-p` asks for it).
     kind: "cli_password",
     re: String
-      .raw`(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass[ \t]+-p|\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=)(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
+      .raw`(?:(?:\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\n;|&]{0,200}?[ \t]-p|\bsshpass(?:[ \t]+-(?:[vV]+|[Pd][ \t]*[^\s-]\S*))*[ \t]+-p)(?:[ \t]+|=)?|\b7z[arz]?\b[^\n;|&]{0,200}?[ \t]-p(?!\s)|(?:\bredis-cli\b[^\n;|&]{0,200}?[ \t](?:-a|--pass)|\bmongo(?:sh)?\b[^\n;|&]{0,200}?[ \t]-p|\bldap[a-z]+\b[^\n;|&]{0,200}?[ \t]-w|\b(?:zip|unzip)\b[^\n;|&]{0,200}?[ \t]-P)(?:[ \t]+|=))(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
   },
   {
     // `htpasswd -b [-c] FILE USER PASSWORD` (with -n, no FILE): the password is the last word.
@@ -318,10 +330,11 @@ export const RULES: Rule[] = [
       .raw`\bhtpasswd(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*b)(?=[^\n;|&]{0,80}?[ \t]-[A-Za-z]*n)(?:[ \t]+-[A-Za-z]+)+[ \t]+[^\s-]\S*[ \t]+(?:${QUOTED}|(?<w>[^\s"'\x60]{3,}))`,
   },
   {
-    // OpenSSL's password argument (`-pass pass:…`, `-passin`, `-passout`), and `openssl enc -k …`.
+    // OpenSSL's password argument (`-pass pass:…`, `-passin`, `-passout`), and `openssl enc -k …`;
+    // the value quoted after `pass:` too (`pass:'…'`: trial 128 F3).
     kind: "cli_password",
     re: String
-      .raw`(?:(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+["']?pass:|\bopenssl\b[^\n;|&]{0,200}?[ \t]-k[ \t]+)(?<v>[^\s"'\x60]{3,})`,
+      .raw`(?:(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+(?:\\*["'])?pass:|\bopenssl\b[^\n;|&]{0,200}?[ \t]-k[ \t]+)(?:${QUOTED}|(?<w>[^\s"'\x60\\]{3,}))`,
   },
   {
     // Any other `-p VALUE`: a password only when the value looks random (lib/redact.ts
@@ -333,10 +346,11 @@ export const RULES: Rule[] = [
   },
   {
     // A password named in prose: `the password is hunter2`, `pwd was …`, `the password for
-    // staging is …`, `passphrase = …` (lib/redact.ts keeps words, paths and placeholders).
+    // staging is …`, `passphrase = …` (lib/redact.ts keeps words, paths and placeholders);
+    // between HTML-escaped quotes the value, not the `&quot` before it (trial 128 F2).
     kind: "prose_password",
     re: String
-      .raw`(?<![A-Za-z0-9])(?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|PWD|[Ss]ecret|SECRET)(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[^\s"'\x60:=]+){1,3}?)?[ \t]+(?:is(?:[ \t]+(?:now|still))?|was(?:[ \t]+changed[ \t]+to)?|(?:set|changed)[ \t]+to|=|:)[ \t]+(?:\\*["'\x60])?(?<v>[^\s"'\x60,;()\[\]{}<>\\]{4,64}?)(?=[.!?]?(?:\s|$)|[\s"'\x60,;)\]}>\\])`,
+      .raw`(?<![A-Za-z0-9])(?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|PWD|[Ss]ecret|SECRET)(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[^\s"'\x60:=]+){1,3}?)?[ \t]+(?:is(?:[ \t]+(?:now|still))?|was(?:[ \t]+changed[ \t]+to)?|(?:set|changed)[ \t]+to|=|:)[ \t]+(?:\\*["'\x60]|${HTML_QUOTE})?(?!${HTML_QUOTE})(?<v>[^\s"'\x60,;()\[\]{}<>\\]{4,64}?)(?=[.!?]?(?:\s|$)|[\s"'\x60,;)\]}>\\]|${HTML_QUOTE})`,
   },
 ];
 
@@ -346,4 +360,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|redis-cli|mongo|ldap|openssl/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|sig=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass|-p[ \t=]|-P[ \t=]|login[ \t]|7z[arz \t]|redis-cli|mongo|ldap|openssl/;

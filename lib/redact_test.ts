@@ -522,6 +522,15 @@ Deno.test("redact leaves -p flags that are no password alone (trial 127 F1)", ()
       "docker login -u me --password-stdin registry.io",
       "docker login -u me -p $REGISTRY_PASSWORD registry.io",
       "mysql -u root -p app",
+      // After the joined -pX of a login and sshpass (trial 128 F3).
+      "ssh -p 2222 deploy@host",
+      "docker run -p 8080:80 nginx",
+      "mkdir -p build",
+      "git add -p",
+      "psql -p 5432",
+      "python -m pytest -p no:cacheprovider",
+      "docker run -p8080:80 nginx # then docker login",
+      "sshpass -e ssh -p 2222 deploy@host",
     ]
   ) {
     assertEquals(redact(text, {}), text);
@@ -706,4 +715,101 @@ Deno.test("redact leaves SOPS nonces and tags and public keys alone, keeps a nam
     "Authorization: Basic [redacted:basic_auth]",
   );
   assertEquals(c, { basic_auth: 1 });
+});
+
+// --- Trial 128: near variants the redactor let through -----------------------------------
+/** A made-up password of letters only (no digit: the shape that slipped through F2). */
+const LW = (tag: string) => "kiwi" + tag + "plum" + "tree";
+
+Deno.test("redact masks a letters-only password between HTML-escaped quotes whole (trial 128 F2)", () => {
+  const cases: Array<[string, string]> = [
+    [`password = &quot;${LW("Z")}&quot;`, "password = &quot;<V>&quot;"],
+    [`&quot;password&quot;: &quot;${LW("Y")}&quot;`, "&quot;password&quot;: &quot;<V>&quot;"],
+    [`form password=&quot;${LW("X")}&quot;`, "form password=&quot;<V>&quot;"],
+    [`&lt;input password=&#39;${LW("W")}&#39;&gt;`, "&lt;input password=&#39;<V>&#39;&gt;"],
+  ];
+  for (const [input, want] of cases) {
+    assertEquals(redact(input, {}), want.replace("<V>", "[redacted:assignment]"), input);
+    // Inside a tool call's JSON-escaped input, after another line.
+    const call = JSON.stringify({ command: `echo 'fix the form\n${input}' > form.html` });
+    const out = redact(call, {});
+    assertEquals(out.includes("kiwi"), false, out);
+    assertStringIncludes(out, want.replace("<V>", "[redacted:assignment]"));
+  }
+  // At a line's start the .env rule takes the whole value, its escaped quotes too.
+  assertEquals(redact(`password=&quot;${LW("U")}&quot;`, {}), "password=[redacted:assignment]");
+  // A sentence naming the password between escaped quotes: the value, not the entity, is masked.
+  const prose = redact(`the password is &quot;${LW("V")}9x&quot;`, {});
+  assertEquals(prose, "the password is &quot;[redacted:prose_password]&quot;");
+});
+
+Deno.test("redact masks sshpass, openssl and docker login passwords written close to their flag (trial 128 F3)", () => {
+  const cases: Array<[string, string]> = [
+    [`sshpass -p"${PW("A")}" ssh root@h`, `sshpass -p"#" ssh root@h`],
+    [`sshpass -p'${PW("B")}' ssh root@h`, "sshpass -p'#' ssh root@h"],
+    [`sshpass -p${PW("B")} ssh root@h`, "sshpass -p# ssh root@h"],
+    [`sshpass -v -p ${PW("C")} ssh h`, "sshpass -v -p # ssh h"],
+    [`sshpass -P assword: -p '${PW("C")}' ssh h`, "sshpass -P assword: -p '#' ssh h"],
+    [`sshpass -p ${LW("C")} ssh h`, "sshpass -p # ssh h"],
+    [
+      `openssl rsa -in k.pem -passin pass:'${PW("D")}'`,
+      "openssl rsa -in k.pem -passin pass:'#'",
+    ],
+    [
+      `openssl pkcs12 -export -passout pass:"${PW("E")}"`,
+      `openssl pkcs12 -export -passout pass:"#"`,
+    ],
+    [`openssl enc -pass "pass:${LW("E")}" -in a`, `openssl enc -pass "pass:#" -in a`],
+    [`docker login -p${PW("F")} registry.example.com`, "docker login -p# registry.example.com"],
+    [`docker login -u me -p"${LW("F")}" reg.io`, `docker login -u me -p"#" reg.io`],
+  ];
+  for (const [input, want] of cases) {
+    const mask = want.replace("#", "[redacted:cli_password]");
+    assertEquals(redact(input, {}), mask, input);
+    // JSON-escaped, as a tool call's input.
+    assertEquals(redact(JSON.stringify(input), {}), JSON.stringify(mask), input);
+  }
+  // sshpass's own flags before -p do not make the command after it a password.
+  for (
+    const text of [
+      "sshpass -e ssh -p 2222 deploy@host",
+      "sshpass -f ~/.pw ssh -p 2222 deploy@host",
+      "sshpass -p $SSHPASS ssh h",
+      `docker login -p"$DOCKER_PASSWORD" registry`,
+      "openssl rsa -passin 'env:PW' -in k.pem",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redact masks a quoted .netrc password, PHP define() and REDISCLI_AUTH= (trial 128 F4)", () => {
+  const cases: Array<[string, string, string]> = [
+    [`machine h login u password "${LW("H")}"`, `machine h login u password "#"`, "netrc_password"],
+    [`machine h login u password '${PW("H")}'`, "machine h login u password '#'", "netrc_password"],
+    [`define('DB_PASSWORD', '${LW("G")}');`, "define('DB_PASSWORD', '#');", "assignment"],
+    [`define( "AUTH_TOKEN", "${PW("G")}" );`, `define( "AUTH_TOKEN", "#" );`, "assignment"],
+    [`REDISCLI_AUTH=${PW("I")} redis-cli ping`, "REDISCLI_AUTH=# redis-cli ping", "assignment"],
+    [`env REDIS_AUTH='${LW("I")}' ./run`, "env REDIS_AUTH='#' ./run", "assignment"],
+    [`7z a -p${PW("J")} out.7z dir`, "7z a -p# out.7z dir", "cli_password"],
+    [`7za x -p'${LW("J")}' in.7z`, "7za x -p'#' in.7z", "cli_password"],
+  ];
+  for (const [input, want, kind] of cases) {
+    const mask = want.replace("#", `[redacted:${kind}]`);
+    assertEquals(redact(input, {}), mask, input);
+    assertEquals(redact(JSON.stringify(input), {}), JSON.stringify(mask), input);
+  }
+  for (
+    const text of [
+      "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+      "define('DB_PASSWORD', '');",
+      "DISABLE_AUTH=true ./run",
+      "NEXTAUTH_URL=http://localhost:3000 npm run dev",
+      "AUTH_PROVIDER=github2 npm start",
+      "7z a -mx9 out.7z dir",
+      "7z x -p in.7z",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
 });

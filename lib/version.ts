@@ -181,9 +181,12 @@ export function revisionOf(harness: string): number {
  * sessions written anew, redacted by the rules of now), as for a parser revision, since
  * {@link revisionOf} counts it in each harness's revision. 1 (session 49): a password after
  * a login command's `-p`, Discord tokens, Azure SAS signatures, passwords in hashes,
- * annotated assignments, `.netrc` and HTML-escaped quotes (trial 127 F1-F4).
+ * annotated assignments, `.netrc` and HTML-escaped quotes (trial 127 F1-F4). 2 (trial 128
+ * F2-F4): a letters-only value between HTML-escaped quotes, sshpass's `-p"…"` and `-p` after its
+ * own flags, openssl's `pass:'…'`, a login's and 7-Zip's joined `-p…`, a quoted `.netrc`
+ * password, PHP's `define('DB_PASSWORD', '…')` and `…_AUTH=` variables (`REDISCLI_AUTH`).
  */
-export const REDACTION = 1;
+export const REDACTION = 2;
 
 /** {@link READERS} and {@link REVISIONS} in one string, to tell whether a record was made by these readers. */
 export function readersKey(): string {
