@@ -39,6 +39,33 @@ async function indexedWithGone(dir: string): Promise<{ vars: Record<string, stri
   return { vars, db: join(vars.DEJA_HOME, "index.db") };
 }
 
+/** Each command in `commands` exits 2 saying `said` with `hint`, never "nothing matched". */
+async function everyCommandSays(
+  vars: Record<string, string>,
+  commands: string[][],
+  said: string,
+  hint: string,
+): Promise<void> {
+  for (const args of commands) {
+    const r = await run(args, vars);
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
+    assertStringIncludes(r.err, said);
+    assertStringIncludes(r.err, hint);
+    assert(!/nothing matched|never built in full|no session matches/.test(r.err), r.err);
+  }
+}
+
+/** The MCP server's recall answers with an error holding `text`. */
+async function recallSays(vars: Record<string, string>, text: string): Promise<void> {
+  const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
+    env: testEnv(vars.HOME, vars),
+    cwd: "/w/app",
+    log: () => {},
+  });
+  assertEquals(mcp.isError, true);
+  assertStringIncludes(mcp.content[0].text, text);
+}
+
 const EMPTIED = "is damaged (emptied to 0 bytes; it held 2 sessions, among them those of 1 store " +
   "gone since, which no rebuild can bring back)";
 
@@ -96,20 +123,13 @@ for (const how of ["a new 0-byte file", "a SQLite file with no tables"]) {
         : "emptied: a database with no tables";
       const said = `deja: the index ${db} is damaged (${what}; it held 2 sessions, among them ` +
         "those of 1 store gone since, which no rebuild can bring back)";
-      for (const args of [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"]]) {
-        const r = await run(args, vars);
-        assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
-        assertStringIncludes(r.err, said);
-        assertStringIncludes(r.err, "hint: run 'deja index --rebuild'");
-        assert(!/nothing matched|never built in full|no session matches/.test(r.err), r.err);
-      }
-      const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
-        env: testEnv(vars.HOME, vars),
-        cwd: "/w/app",
-        log: () => {},
-      });
-      assertEquals(mcp.isError, true);
-      assertStringIncludes(mcp.content[0].text, what);
+      await everyCommandSays(
+        vars,
+        [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"]],
+        said,
+        "hint: run 'deja index --rebuild'",
+      );
+      await recallSays(vars, what);
       const doc = await run(["doctor", "--json"], vars);
       assert(doc.code !== 0, doc.out);
       assertStringIncludes(JSON.parse(doc.out).index.error, `${what}; it held 2 sessions`);
@@ -252,27 +272,13 @@ for (const version of [0, 3]) {
         "index deja had there held 2 sessions, among them those of 1 store gone since, which no " +
         "rebuild can bring back)";
       const bg: Record<string, string> = { ...vars, DEJA_SELF: JSON.stringify(["true"]) };
-      for (
-        const args of [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"], [
-          "index",
-        ]]
-      ) {
-        const r = await run(args, bg);
-        assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}${r.err}`);
-        assertStringIncludes(r.err, `deja: the index ${db} ${what}`);
-        assertStringIncludes(
-          r.err,
-          "move it away if it is another program's, or run 'deja index --rebuild'",
-        );
-        assert(!/nothing matched|never built in full|no session matches/.test(r.err), r.err);
-      }
-      const mcp = await callDeja({ mode: "recall", query: "betawombat" }, {
-        env: testEnv(vars.HOME, vars),
-        cwd: "/w/app",
-        log: () => {},
-      });
-      assertEquals(mcp.isError, true);
-      assertStringIncludes(mcp.content[0].text, "is not a deja index");
+      await everyCommandSays(
+        bg,
+        [["betawombat"], ["last"], ["stats"], ["show", "aaaaaaaa"], ["index"], ["index"]],
+        `deja: the index ${db} ${what}`,
+        "move it away if it is another program's, or run 'deja index --rebuild'",
+      );
+      await recallSays(vars, "is not a deja index");
       const doc = await run(["doctor", "--json"], vars);
       assert(doc.code !== 0, doc.out);
       assertStringIncludes(JSON.parse(doc.out).index.error, what);
