@@ -30,6 +30,7 @@ import type {
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REDACTION, REVISIONS } from "./version.ts";
+import { revisedStores } from "./fresh/revised.ts";
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
@@ -429,10 +430,12 @@ async function onePass(
       : [];
     if (resumed.length) opts = { ...opts, rebuild: true };
     if (opts.rebuild) markRebuild(store, ids);
-    // An index an older secrets redaction wrote (lib/version.ts REDACTION): what it let
-    // through leaves every table this run rewrites, and the pages it freed are zeroed, not only
-    // the events read again (trial 128 F5: the vocabulary kept 30 passwords after the re-read).
-    const reredact = full && !opts.rebuild && olderRedaction(store);
+    // Stores an older reader or secrets redaction read (lib/version.ts REVISIONS, REDACTION):
+    // what it let through leaves every table this run rewrites, and the pages it freed are
+    // zeroed, not only the events read again (trial 128 F5: the vocabulary kept 30 passwords
+    // after the re-read). Asked of the stores, not of the last run's record: a run of one
+    // harness (`--harness`) leaves the others' to the next run (trial 129 F4).
+    const reredact = full && !opts.rebuild && revisedStores(store).stores > 0;
     if (reredact) store.db.exec("PRAGMA secure_delete = ON");
     // A rebuild drops what no store returns: the sessions held before it, to say which.
     const heldBefore = opts.rebuild ? sessionKeys(store) : undefined;
@@ -1036,18 +1039,4 @@ function bytesOf(p: Planned): number {
 function aheadAllowed(src: SourceRef, next: SourceRef, opts: IndexOptions): boolean {
   return opts.deadline === undefined && !src.supersedes?.length && !next.supersedes?.length &&
     next.path !== src.path;
-}
-
-/**
- * Whether the last full run's record says an older secrets redaction wrote the index
- * (lib/version.ts REDACTION); false for an index no full run finished.
- */
-function olderRedaction(store: Store): boolean {
-  const v = Q.getMeta.get(store, { key: "last_index" })?.value;
-  if (!v) return false;
-  try {
-    return (JSON.parse(v)?.redaction ?? 0) !== REDACTION;
-  } catch {
-    return false;
-  }
 }

@@ -14,7 +14,7 @@ import { claudeLine } from "./_memory.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "../lib/store.ts";
-import { upToDate } from "../lib/fresh/noop.ts";
+import { saveManifest, upToDate } from "../lib/fresh/noop.ts";
 import { freshen } from "../lib/fresh/freshen.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
@@ -171,6 +171,57 @@ Deno.test("a search over stores an older reader read starts the background run t
   });
   const f = await freshen(bg, parsers, { budgetMs: 0 });
   assertEquals([f.state, f.background, f.reread], ["catching_up", true, ["claude"]]);
+});
+
+// Trial 129 F1: after `deja index --harness claude` wrote the stat manifest, searches answered
+// `fresh` from it and kept showing the other harnesses' stores as an older redaction left them.
+Deno.test("no stat manifest vouches for an index holding stores an older reader read", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = 'claude'").run(
+      REVISIONS.claude,
+    );
+  } finally {
+    store.close();
+  }
+  // As a run of another harness leaves it: the manifest written after it.
+  saveManifest(path);
+  const bg = testEnv(vars.HOME, {
+    ...vars,
+    DEJA_NO_REFRESH: "",
+    DEJA_SELF: JSON.stringify(["true"]),
+  });
+  const f = await freshen(bg, parsers, { budgetMs: 0 });
+  assertEquals([f.state, f.reread], ["catching_up", ["claude"]]);
+});
+
+// Trial 129 F4: a run of one harness recorded the new redaction generation, so the next plain
+// run, which read the others again, left their old words in the vocabulary.
+Deno.test("a run that starts with stores an older reader read makes the vocabulary again", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    store.db.prepare("INSERT INTO vocab(term) VALUES ('hunter2secret')").run();
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = 'claude'").run(
+      REVISIONS.claude,
+    );
+  } finally {
+    store.close();
+  }
+  await runIndex(env, parsers);
+  const after = Store.open(path, { readOnly: true });
+  try {
+    const held = after.db.prepare("SELECT count(*) AS n FROM vocab WHERE term = 'hunter2secret'")
+      .get() as { n: number };
+    assertEquals(held.n, 0);
+  } finally {
+    after.close();
+  }
 });
 
 Deno.test("a store of another harness's revision is not read again", async () => {

@@ -35,7 +35,7 @@ import { pendingRebuild } from "../rebuild_mark.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 import { Q } from "../schema.ts";
-import { revisionOf } from "../version.ts";
+import { revisedStores } from "./revised.ts";
 import {
   type Reforgotten,
   reforgottenLine,
@@ -187,7 +187,7 @@ export async function freshen(
   // Harnesses an older reader read (lib/version.ts REVISIONS): their stores are read again.
   let revised: string[] = [];
   /** Stores of the `revised` harnesses an older reader read. */
-  let revisedStores = 0;
+  let revisedCount = 0;
   // While the index is as the last writer left it, the stat manifest says what it holds
   // (./manifest.ts); an exclusion recorded there needs the index itself.
   const m = readManifest(path, SCHEMA_VERSION);
@@ -214,7 +214,7 @@ export async function freshen(
         }
         stale = checkStaleness(store, { env });
         released = releasedSources(store, env).map((r) => r.harness);
-        ({ harnesses: revised, stores: revisedStores } = revisedHarnesses(store));
+        ({ harnesses: revised, stores: revisedCount } = revisedStores(store));
       } finally {
         store.close();
       }
@@ -281,7 +281,7 @@ export async function freshen(
       return out({
         state: "catching_up",
         read: 0,
-        pending: Math.max(1, revisedStores),
+        pending: Math.max(1, revisedCount),
         behind_ms: 0,
         background: true,
         reread: revised,
@@ -466,21 +466,6 @@ export function lockedLine(l: NonNullable<Freshness["locked"]>): string {
     `read just now (${l.error}): results may miss ${
       l.stores === 1 ? "its" : "their"
     } newest sessions; ${l.stores === 1 ? "it is" : "they are"} tried again shortly`;
-}
-
-/**
- * Harnesses whose stores the index holds as read by another revision of their reader (or of
- * secrets redaction, lib/version.ts), and how many such stores.
- */
-function revisedHarnesses(store: Store): { harnesses: string[]; stores: number } {
-  const harnesses = new Set<string>();
-  let stores = 0;
-  for (const r of Q.readerRevisions.all(store, {})) {
-    if ((r.reader ?? 0) === revisionOf(r.harness)) continue;
-    harnesses.add(r.harness);
-    stores += r.n;
-  }
-  return { harnesses: [...harnesses], stores };
 }
 
 /** `env` with its harness stores' busy wait (`DEJA_SQLITE_TIMEOUT_MS`) at most `ms`. */

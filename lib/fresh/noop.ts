@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { rmSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
 import { READERS, REDACTION, REVISIONS } from "../version.ts";
@@ -39,7 +40,8 @@ import { Q, SCHEMA_VERSION } from "../schema.ts";
 import { compareStamps, isFresh, recorded, recordedMap } from "./check.ts";
 import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
-import { writeManifest } from "./manifest.ts";
+import { manifestPath, writeManifest } from "./manifest.ts";
+import { revisedStores } from "./revised.ts";
 import { GONE_KEY } from "../gone.ts";
 import { TOMBSTONES_KEY, tombstonesAgree } from "../forget/tombstones.ts";
 import { releasedSources } from "../forget/exclusions.ts";
@@ -151,6 +153,13 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
  */
 export function saveManifest(path: string): void {
   settleWal(path);
+  // No manifest vouches for an index holding stores an older reader or redaction read: the next
+  // command's check opens the index and starts their read (trial 129 F1: after `deja index
+  // --harness claude` every search said `fresh` and showed the others' unmasked secrets).
+  if (olderReadersIn(path)) {
+    rmSync(manifestPath(path), { force: true });
+    return;
+  }
   writeManifest(path, () => {
     const store = Store.open(path, { readOnly: true });
     try {
@@ -202,5 +211,19 @@ function lastRun(store: Store): HarnessSummary[] {
       .filter((h) => (revisions[h.harness] ?? 0) === (REVISIONS[h.harness] ?? 0));
   } catch {
     return [];
+  }
+}
+
+/** Whether the index at `path` holds stores an older reader read (./revised.ts). */
+function olderReadersIn(path: string): boolean {
+  try {
+    const store = Store.open(path, { readOnly: true });
+    try {
+      return revisedStores(store).stores > 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return false;
   }
 }
