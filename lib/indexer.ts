@@ -31,6 +31,7 @@ import type {
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REDACTION, REVISIONS } from "./version.ts";
 import { revisedStores } from "./fresh/revised.ts";
+import { reredactGone } from "./fresh/reredact.ts";
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
@@ -507,6 +508,12 @@ async function onePass(
     // A rebuild wrote every event again over the old ones: the text index held the new
     // segments beside the old ones' deletions, unmerged (trial 26: 174 -> 192 -> 233 MB over
     // two rebuilds of a 420 MB corpus). Merged into one, what was deleted goes.
+    // Sessions of stores gone since cannot be read again: redacted again in place (trial 129 F2).
+    if (reredact) {
+      finishing("masking what stores gone since hold");
+      reredactGone(store);
+      trace("gone stores redacted again");
+    }
     if (opts.rebuild || reredact) {
       // The words of the old events leave with them (a rebuild starts from the stores as they
       // are now; trial 76: a scrubbed word stayed in `vocab`).

@@ -4,8 +4,8 @@
  * whole by the next `deja index`, which neither the stat manifest nor the
  * last run's record may answer with "up to date".
  */
-import { assert, assertEquals } from "./_assert.ts";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./_tmp.ts";
 import { testEnv } from "./_fixture.ts";
@@ -222,6 +222,41 @@ Deno.test("a run that starts with stores an older reader read makes the vocabula
   } finally {
     after.close();
   }
+});
+
+// Trial 129 F2: a store gone since (Claude Code deletes old transcripts) cannot be read again:
+// its sessions kept what an older redaction let through, and its row, never read again, kept
+// every search starting a background run. Redacted again in place, and marked read.
+Deno.test("the sessions of a store gone since are redacted again in place, and no run is owed after", async () => {
+  const { env, vars } = world();
+  const proj = join(vars.DEJA_CLAUDE_ROOT, "-w-app");
+  const other = "61111111-2222-4333-8444-555555555555";
+  writeFileSync(join(proj, `${other}.jsonl`), claudeLine(0, "a second session", other));
+  await runIndex(env, parsers);
+  rmSync(join(proj, `${SID}.jsonl`)); // gone, kept
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    store.db.prepare("UPDATE sources SET reader = ?").run(REVISIONS.claude);
+    store.db.prepare(
+      "UPDATE events SET text = 'docker login -u me -p plumsecret99' WHERE kind = 'user' AND text LIKE '%unicode%'",
+    ).run();
+    editLastRun(store, (last) => delete last.redaction);
+  } finally {
+    store.close();
+  }
+  olderManifest(path);
+  await runIndex(env, parsers);
+  const texts = userTexts(path).join("\n");
+  assert(!texts.includes("plumsecret99"), texts);
+  assertStringIncludes(texts, "docker login -u me -p [redacted:");
+  const bg = testEnv(vars.HOME, {
+    ...vars,
+    DEJA_NO_REFRESH: "",
+    DEJA_SELF: JSON.stringify(["true"]),
+  });
+  assertEquals((await freshen(bg, parsers, { budgetMs: 0 })).state, "fresh");
 });
 
 Deno.test("a store of another harness's revision is not read again", async () => {
