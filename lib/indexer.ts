@@ -30,7 +30,7 @@ import type {
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REDACTION, REVISIONS } from "./version.ts";
-import { revisedStores } from "./fresh/revised.ts";
+import { rereadLine, type Revised, revisedStores } from "./fresh/revised.ts";
 import { reredactGone } from "./fresh/reredact.ts";
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
@@ -239,6 +239,12 @@ export interface IndexResult {
    */
   reforgotten?: Reforgotten;
   /**
+   * Stores this run read again whole because an older reader of their harness or an older
+   * secrets redaction had read them (lib/fresh/revised.ts): their harnesses, how many, and how
+   * many of them for the redaction. Absent when none.
+   */
+  reread?: Revised;
+  /**
    * The harnesses of a rebuild a signal interrupted, which this plain run finished as a
    * rebuild (lib/rebuild_mark.ts; trial 123 F2). Absent when none.
    */
@@ -436,8 +442,12 @@ async function onePass(
     // zeroed, not only the events read again (trial 128 F5: the vocabulary kept 30 passwords
     // after the re-read). Asked of the stores, not of the last run's record: a run of one
     // harness (`--harness`) leaves the others' to the next run (trial 129 F4).
-    const reredact = full && !opts.rebuild && revisedStores(store).stores > 0;
+    const revised = full && !opts.rebuild ? revisedStores(store) : undefined;
+    const reredact = (revised?.stores ?? 0) > 0;
     if (reredact) store.db.exec("PRAGMA secure_delete = ON");
+    // Said, so that a run reading everything again is no mystery (trial 129 F5).
+    const reread = revised && revisedStores(store, ids);
+    if (reread?.stores) opts.progress?.(rereadLine(reread));
     // A rebuild drops what no store returns: the sessions held before it, to say which.
     const heldBefore = opts.rebuild ? sessionKeys(store) : undefined;
     const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
@@ -558,6 +568,7 @@ async function onePass(
       ...(rebuildLeft.length ? { untold: true } : {}),
       ...(resumed.length ? { resumedRebuild: resumed } : {}),
       ...(dropped ? { dropped } : {}),
+      ...(reread?.stores ? { reread } : {}),
       ...(reforgotten ? { reforgotten } : {}),
       ...(deleted ? { deleted } : {}),
       ...(file ? { file } : {}),

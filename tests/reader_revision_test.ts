@@ -19,6 +19,10 @@ import { freshen } from "../lib/fresh/freshen.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
 import { harnessIds } from "../core/registry.ts";
+import { FROM_SOURCE } from "./_env.ts";
+import { callDeja } from "../lib/mcp/call.ts";
+import { hookLogPath } from "../lib/hooks/log.ts";
+import { existsSync } from "node:fs";
 
 const SID = "41111111-2222-4333-8444-555555555555";
 
@@ -107,6 +111,9 @@ Deno.test("a store read by another revision of its parser is read again whole by
   const cli = await runMain(env, ["index", "--json"]);
   assertEquals(cli.code, 0, cli.err);
   assertEquals(claudeOf(cli.out).read, 1, cli.out);
+  // Trial 129 F5: a run reading every store again said nothing of why.
+  assertEquals(JSON.parse(cli.out).reread, { harnesses: ["claude"], stores: 1, redaction: 0 });
+  assertStringIncludes(cli.err, "deja: read 1 store again whole: deja reads claude better now");
   assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
   const found = await runMain(env, ["search", "unicode", "--json"]);
   assert(found.out.includes(SID), found.out);
@@ -143,6 +150,9 @@ Deno.test("an index built before a redaction generation has its stores read agai
   const cli = await runMain(env, ["index", "--json"]);
   assertEquals(cli.code, 0, cli.err);
   assertEquals(claudeOf(cli.out).read, 1, cli.out);
+  // Trial 129 F5: a run reading every store again said nothing of why.
+  assertEquals(JSON.parse(cli.out).reread, { harnesses: ["claude"], stores: 1, redaction: 1 });
+  assertStringIncludes(cli.err, "deja: read 1 store again whole: new secret-redaction rules");
   assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
   const after = Store.open(path, { readOnly: true });
   try {
@@ -310,4 +320,75 @@ Deno.test("a session kept as indexed from a store cut short stays so when a new 
   const cli = await runMain(env, ["index", "--json"]);
   assertEquals(claudeOf(cli.out).read, 1, cli.out);
   assertEquals(events(), held);
+});
+
+/** Makes the index look as if an older secrets redaction had read the Claude store, a secret let through. */
+function readByOlderRules(path: string): void {
+  const store = Store.open(path);
+  try {
+    store.db.prepare(
+      "UPDATE events SET text = 'docker login -p kumquatsecret9' WHERE kind = 'user'",
+    )
+      .run();
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = 'claude'").run(
+      REVISIONS.claude ?? 0,
+    );
+    editLastRun(store, (last) => delete last.redaction);
+  } finally {
+    store.close();
+  }
+  olderManifest(path);
+}
+
+// Trial 129 F3: the first answers after an upgrade (a search, an MCP call, hook-prompt) gave back
+// what the older redaction let through while the background run was still reading it again.
+Deno.test("a command waits within its budget for the run that reads again what older rules redacted", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const bg = testEnv(vars.HOME, {
+    ...vars,
+    DEJA_NO_REFRESH: "",
+    DEJA_SELF: JSON.stringify(FROM_SOURCE),
+  });
+  const f = await freshen(bg, parsers, { budgetMs: 60_000 });
+  assertEquals([f.state, f.redaction], ["fresh", undefined], JSON.stringify(f));
+  assertEquals(userTexts(indexPath(env)), ["the parser crashes on unicode input"]);
+});
+
+Deno.test("while older rules' text is still to be read again, the CLI says so and MCP and hooks give none of it", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  // The background run is `true index …`: it ends at once having read nothing, as a run still
+  // at work would leave the index.
+  const bgVars = { ...vars, DEJA_NO_REFRESH: "", DEJA_SELF: JSON.stringify(["true"]) };
+  const bg = testEnv(vars.HOME, bgVars);
+  const f = await freshen(bg, parsers, { budgetMs: 0 });
+  assertEquals([f.state, f.reread, f.redaction], ["catching_up", ["claude"], 1]);
+  const cli = await runMain(bg, ["kumquatsecret9"]);
+  assertStringIncludes(cli.err, "results may show secrets the older rules let through");
+  const mcp = await callDeja({ mode: "recall", query: "kumquatsecret9" }, {
+    env: bg,
+    cwd: "/",
+    log() {},
+  });
+  const text = mcp.content[0].text;
+  assert(!text.includes("kumquatsecret9 "), text);
+  assert(!/docker login/.test(text), text);
+  assertStringIncludes(text, "read again under new secret-redaction rules");
+  const hook = await runMain(
+    bg,
+    ["hook-prompt"],
+    JSON.stringify({
+      hook_event_name: "UserPromptSubmit",
+      session_id: "s9",
+      cwd: "/w/app",
+      prompt: "docker login kumquatsecret9",
+    }),
+  );
+  assertEquals([hook.code, hook.out], [0, ""]);
+  const log = hookLogPath(bg);
+  assert(existsSync(log));
+  assertStringIncludes(readFileSync(log, "utf8"), "older secret-redaction rules");
 });

@@ -13,6 +13,7 @@ import type { Env } from "../../core/model.ts";
 import { intOpt } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Dropped, IndexOptions, IndexResult } from "../indexer.ts";
+import { rereadLine } from "../fresh/revised.ts";
 import {
   deletedLine,
   indexPath,
@@ -367,6 +368,7 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
   if (d.res.resumedRebuild && !args.quiet) io.err(RESUMED_LINE);
   if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped, d.res.movedAside));
+  if (d.res.reread && !args.quiet) io.err(`deja: ${rereadLine(d.res.reread)}\n`);
   return reportIndex(d, args, io);
 }
 

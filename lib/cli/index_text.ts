@@ -68,6 +68,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     ...(res.gone?.length ? { gone: res.gone } : {}),
     ...(res.dropped ? { dropped: res.dropped } : {}),
     ...(res.resumedRebuild ? { resumed_rebuild: res.resumedRebuild } : {}),
+    ...(res.reread ? { reread: res.reread } : {}),
     ...(res.reforgotten ? { reforgotten: res.reforgotten } : {}),
     ...(d.embedded ? { embeddings: d.embedded } : {}),
   };

@@ -98,6 +98,12 @@ export interface Freshness {
    */
   reread?: string[];
   /**
+   * With {@link reread}: the stores among them whose text an older secrets redaction wrote
+   * (lib/version.ts `REDACTION`). Until they are read again, text from them may hold what the
+   * rules of now mask: said by the CLI, and hooks and MCP give nothing from the index.
+   */
+  redaction?: number;
+  /**
    * Stores whose last read failed (locked, unreadable): this step's, counted in
    * {@link pending} and read again by the background run it starts, or an earlier one's,
    * read again by a background run a minute after it failed (see {@link retrying}); what
@@ -140,6 +146,20 @@ export interface FreshenOptions {
   /** Start a background run for what is left (default true). */
   background?: boolean;
   now?: number;
+  /** Set on the second look after waiting for a background run (it is not waited for twice). */
+  waited?: boolean;
+}
+
+/**
+ * Waits until the background run ends, or `deadline` (a `performance.now()` time) passes;
+ * true when it ended.
+ */
+async function backgroundEnds(env: Env, deadline: number): Promise<boolean> {
+  while (runningBackground(env)) {
+    if (performance.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
 }
 
 /**
@@ -188,6 +208,8 @@ export async function freshen(
   let revised: string[] = [];
   /** Stores of the `revised` harnesses an older reader read. */
   let revisedCount = 0;
+  /** Of those, the stores an older secrets redaction read. */
+  let olderRules = 0;
   // While the index is as the last writer left it, the stat manifest says what it holds
   // (./manifest.ts); an exclusion recorded there needs the index itself.
   const m = readManifest(path, SCHEMA_VERSION);
@@ -214,7 +236,9 @@ export async function freshen(
         }
         stale = checkStaleness(store, { env });
         released = releasedSources(store, env).map((r) => r.harness);
-        ({ harnesses: revised, stores: revisedCount } = revisedStores(store));
+        ({ harnesses: revised, stores: revisedCount, redaction: olderRules } = revisedStores(
+          store,
+        ));
       } finally {
         store.close();
       }
@@ -278,6 +302,16 @@ export async function freshen(
     // of a harness's stores: never inline), and it is said (trial 128 F1: after an upgrade a
     // search said `fresh`, started nothing, and showed what the older redaction let through).
     if (revised.length && (bgRunning || (bgOk && startBackground(env)))) {
+      // Text an older redaction wrote is waited for, within the budget, rather than given
+      // back (trial 129 F3: the first answers after an upgrade showed what the new rules
+      // mask); the run's end makes the index fresh, and the answer is looked at again.
+      if (
+        olderRules && !opts.waited &&
+        await backgroundEnds(env, t0 + (opts.budgetMs ?? budgetOf(env)))
+      ) {
+        const left = Math.max(0, (opts.budgetMs ?? budgetOf(env)) - (performance.now() - t0));
+        return await freshen(env, parsers, { ...opts, budgetMs: left, waited: true });
+      }
       return out({
         state: "catching_up",
         read: 0,
@@ -285,6 +319,7 @@ export async function freshen(
         behind_ms: 0,
         background: true,
         reread: revised,
+        ...(olderRules ? { redaction: olderRules } : {}),
       });
     }
     // Stores that failed a while ago are read again by a background run (a full run retries
@@ -557,6 +592,15 @@ function stateNote(f: Freshness): string {
     return `deja: the index was never built in full (a first run stopped early): ${
       f.background ? "reading the rest in the background now" : "run 'deja index' to finish it"
     }; results may miss much of the history`;
+  }
+  if (f.reread && f.redaction) {
+    return (locked ? `${locked}\n` : "") +
+      `deja: the index is catching up: new secret-redaction rules, so ${
+        f.redaction === 1 ? "1 store is" : `${f.redaction} stores are`
+      } read again ${
+        f.background ? "in the background" : "at the next 'deja index'"
+      }; until then results may show secrets the older rules let through ('deja index' ` +
+      "finishes it now)";
   }
   if (f.reread) {
     return (locked ? `${locked}\n` : "") +

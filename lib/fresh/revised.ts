@@ -9,16 +9,57 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { revisionOf } from "../version.ts";
+import { REDACTION, revisionOf } from "../version.ts";
 
-/** The harnesses of such stores, and how many stores (read without error). */
-export function revisedStores(store: Store): { harnesses: string[]; stores: number } {
+/** Stores an older reader or redaction read: their harnesses, how many, how many by older rules. */
+export interface Revised {
+  harnesses: string[];
+  stores: number;
+  redaction: number;
+}
+
+/**
+ * The harnesses of such stores (of the harnesses `only` names, when given), how many stores (read without error), and how many of them an
+ * older secrets redaction read (`redaction`: their text may hold what the rules of now mask).
+ */
+export function revisedStores(
+  store: Store,
+  only?: readonly string[],
+): Revised {
   const harnesses = new Set<string>();
   let stores = 0;
+  let redaction = 0;
   for (const r of Q.readerRevisions.all(store, {})) {
-    if ((r.reader ?? 0) === revisionOf(r.harness)) continue;
+    if ((r.reader ?? 0) === revisionOf(r.harness) || (only && !only.includes(r.harness))) continue;
     harnesses.add(r.harness);
     stores += r.n;
+    if (olderRules(r.reader)) redaction += r.n;
   }
-  return { harnesses: [...harnesses], stores };
+  return { harnesses: [...harnesses], stores, redaction };
+}
+
+/** True when a store's reader revision was counted under an older secrets redaction. */
+function olderRules(reader: number | null): boolean {
+  return Math.floor((reader ?? 0) / 1000) < REDACTION;
+}
+
+/**
+ * Stores (read without error) whose text an older secrets redaction wrote: until they are read
+ * again, what the index gives back may hold what the rules of now mask (trial 129 F3). Hooks
+ * and MCP give nothing from such an index; the CLI says it.
+ */
+export function olderRedaction(store: Store): number {
+  let n = 0;
+  for (const r of Q.readerRevisions.all(store, {})) if (olderRules(r.reader)) n += r.n;
+  return n;
+}
+
+/** Why a run reads stores again whole: `deja: read 31 stores again: new secret-redaction rules`. */
+export function rereadLine(r: Revised): string {
+  const n = (k: number) => (k === 1 ? "1 store" : `${k} stores`);
+  const why = r.redaction
+    ? "new secret-redaction rules" +
+      (r.redaction < r.stores ? `, and deja reads ${r.harnesses.join(", ")} better now` : "")
+    : `deja reads ${r.harnesses.join(", ")} better now`;
+  return `read ${n(r.stores)} again whole: ${why}`;
 }

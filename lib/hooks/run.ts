@@ -28,7 +28,8 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, knownDamage, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
-import { kickIfStale, refreshOff } from "../fresh/background.ts";
+import { kickIfStale, refreshOff, startBackground } from "../fresh/background.ts";
+import { olderRedaction } from "../fresh/revised.ts";
 import { freshen, msVar } from "../fresh/freshen.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
@@ -427,6 +428,20 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
         store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
       }
       if (late("reading changed stores first")) return result;
+    }
+    // Text an older secrets redaction wrote is put in no prompt (trial 129 F3: the first
+    // hook-prompt after an upgrade injected passwords the new rules mask): nothing is said until
+    // the stores are read again, by a background run started now unless one is at it.
+    const older = olderRedaction(store);
+    if (older) {
+      if (!refreshOff(io.env)) startBackground(io.env);
+      noteGiveUp(
+        io.env,
+        name,
+        `${older} ${older === 1 ? "store" : "stores"} of the index read under older ` +
+          "secret-redaction rules, being read again",
+      );
+      return result;
     }
     const env = io.env;
     const { cwd, dir, id } = placeOf(dialect, event, env, io.cwd);

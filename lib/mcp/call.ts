@@ -35,6 +35,7 @@ import { questionInstead } from "../cli/question.ts";
 import { howCmd } from "../cli/cmd_how.ts";
 import { oneLineForAgent } from "./_fit.ts";
 import { freshen, lockedLine, refreshOff } from "../fresh/freshen.ts";
+import { olderRedaction } from "../fresh/revised.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg, sameFolder } from "../project_path.ts";
@@ -175,6 +176,10 @@ export async function callDeja(
         "'deja index --rebuild' to build a new one.)"
       : "";
     const res = withIndex(ctx, (store) => {
+      // Text an older secrets redaction wrote is given to no model (trial 129 F3: the first
+      // recall after an upgrade returned passwords the new rules mask).
+      const older = olderRedaction(store);
+      if (older) return answer(heldBack(older, Boolean(fresh?.background)));
       // What the conversation calling the tool said or ran a moment ago is no history to any
       // mode (trial 70: `how` said a script "ran 1 time" in it, `fix` "seen in 1 session").
       const running = runningHere(store, ctx);
@@ -346,6 +351,17 @@ function filtersOf(args: Record<string, unknown>, home: string): Filters {
     f.limit = Math.min(n, MAX_LIMIT);
   }
   return f;
+}
+
+/** The answer while `n` stores an older secrets redaction read are still to be read again. */
+export function heldBack(n: number, background: boolean): string {
+  return `deja's index is being read again under new secret-redaction rules (${
+    n === 1 ? "1 store" : `${n} stores`
+  }): nothing is answered from it until then, so no secret the new rules mask reaches you. ${
+    background
+      ? "Ask again in a few seconds."
+      : "The user can run 'deja index' to read it again now; ask again after."
+  }`;
 }
 
 function withIndex(ctx: CallContext, fn: (store: Store) => ToolResult): ToolResult {
