@@ -290,6 +290,11 @@ export interface SearchResult {
    * relevance, holding only some of its words (lib/search/nearest.ts); absent: none.
    */
   nearestAfter?: number;
+  /**
+   * Of {@link SearchResult.total}, the sessions found as the nearest by relevance after the
+   * few literal matches, listed or not (the limit may list fewer: {@link nearestAfter}).
+   */
+  nearestFound?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query (and {@link SearchResult.leftOut}). */
@@ -834,6 +839,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...(formsFollow ? { formsFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
     ...(listedAfter.length ? { nearestAfter: listedAfter.length } : {}),
+    ...(after.length ? { nearestFound: after.length } : {}),
     ...(joinedBy && results[0]?.joinedMatch
       ? {
         joined: asWritten(store, joinedBy),

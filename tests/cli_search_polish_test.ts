@@ -69,3 +69,32 @@ Deno.test("an emoji beside words is listed as dropped", async () => {
     ix.cleanup();
   }
 });
+
+// Trial 128 F9: `"No recurring charges located"` hinted that its words "match 6 sessions" where
+// one session held them and five were only the nearest by relevance listed after it.
+Deno.test("the unquoted words' hint counts the sessions holding them, then the nearest apart", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-all",
+      events: [["user", "No recurring charges found in the export"], [
+        "assistant",
+        "I could not locate the location of the file.",
+      ]],
+    },
+    { id: "s-a", events: [["user", "recurring charges are billed monthly"]] },
+    { id: "s-b", events: [["user", "the charges page shows recurring items"]] },
+    { id: "s-c", events: [["user", "recurring jobs run at night"]] },
+    { id: "s-d", events: [["user", "the file was located in the cache"]] },
+  ]);
+  try {
+    const r = await runMain(ix.env, ['"recurring charges located"']);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(
+      r.err,
+      "hint: the words without quotes match 1 session, then 3 nearest by relevance: " +
+        "deja recurring charges located",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -140,6 +140,8 @@ export interface SearchData {
     common?: string[];
     /** No session holds every word: the sessions are the nearest by relevance. */
     nearest?: boolean;
+    /** Sessions listed after those holding every word, the nearest by relevance. */
+    then?: number;
     /** The query's quoted phrases alone (beside words no session holding them holds). */
     phrases?: { query: string; sessions: number };
   };
@@ -399,9 +401,13 @@ export async function searchData(
       ? { query: phrased, sessions: alone.total }
       : undefined;
     if (loose && (!loose.nothingMatched || beside) && loose.total && common) {
+      // Those holding every word, not the nearest by relevance listed after them (trial 128
+      // F9: "match 6 sessions" where one held them and five were the nearest).
+      const whole = loose.total - (loose.nearestFound ?? 0);
       unquoted = {
         query,
-        sessions: loose.total,
+        sessions: whole > 0 ? whole : loose.total,
+        ...(whole > 0 && loose.nearestFound ? { then: loose.nearestFound } : {}),
         ...(common.length ? { common } : {}),
         ...(loose.nothingMatched ? { nearest: true } : {}),
         ...(phrases ? { phrases } : {}),

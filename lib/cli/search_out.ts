@@ -306,9 +306,9 @@ function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
       ? `hint: the words without quotes match no session whole; by relevance ${
         count(u.sessions)
       }${left}: deja ${typed(u.query)}\n`
-      : `hint: the words without quotes match ${count(u.sessions)}${left}: deja ${
-        typed(u.query)
-      }\n`,
+      : `hint: the words without quotes match ${count(u.sessions)}${left}${
+        u.then ? `, then ${u.then} nearest by relevance` : ""
+      }: deja ${typed(u.query)}\n`,
   );
 }
 
