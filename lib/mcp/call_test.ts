@@ -782,6 +782,31 @@ Deno.test("blame lists the changes the CLI lists, says how many more, and pins r
   }
 });
 
+// Trial 131 F3: `"forgejo \ud83d"` sent as raw JSON came back with the lone surrogate in the
+// answer, which strict UTF-8 readers refuse.
+Deno.test("a lone surrogate in an argument reaches neither the answer nor a note", async () => {
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const ix = await indexSessions([S]);
+  try {
+    const r = text(await call(ix, { mode: "recall", query: "express \ud83d", ["x\udc00"]: 1 }));
+    assertStringIncludes(r, 'recall "express \ufffd"');
+    assertStringIncludes(r, "Not applied: x\ufffd");
+    assert(!lone.test(r), JSON.stringify(r));
+    const kept = await call(ix, {
+      mode: "remember",
+      text: "Deploys \udfff need \ud83d",
+      project: "/w/svc",
+    });
+    const where = /in (\S+notes\.jsonl);/.exec(text(kept))?.[1];
+    assert(where, text(kept));
+    const raw = readFileSync(where, "utf8");
+    assert(!/\\ud[89a-f]/i.test(raw), raw);
+    assertEquals(JSON.parse(raw.trim().split("\n").pop()!).text, "Deploys \ufffd need \ufffd");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 49: an id beside one word said no more than the id; two words each held, never
 // together, were answered "Try other or fewer words".
 Deno.test("recall says what the words find without a pasted id, and of two words never together", async () => {
