@@ -22,6 +22,8 @@ import { HOOKS } from "../lib/hooks/table.ts";
 import { failureText, patchFile } from "../lib/hooks/run.ts";
 import registry from "../registry.json" with { type: "json" };
 import { testEnv } from "./_fixture.ts";
+import { readFileSync } from "node:fs";
+import { hookLogPath } from "../lib/hooks/log.ts";
 
 const DONE: SessionSpec = {
   id: "d4d40004-0000-4000-8000-000000000004",
@@ -71,6 +73,29 @@ Deno.test("the dialect table is well formed and names only registry harnesses", 
   assertEquals(dialectFor(["--harness=cursor"]).envelope, "cursor");
   assertEquals(dialectFor(["--harness", "nosuch"]).envelope, "nested");
 });
+
+// Trial 131 F4: `--harness crushh` was answered in Claude Code's envelope with no trace.
+Deno.test("a hook with an unknown --harness answers as Claude Code's and says so in hooks.log", () =>
+  withIndex(async (env) => {
+    const ev = JSON.stringify({ session_id: "z1", cwd: "/w/shop" });
+    const quiet = await run(env, ["hook-context", "--harness", "crushh"], ev);
+    assertEquals(quiet.code, 0);
+    assertStringIncludes(quiet.out, '"hookSpecificOutput"');
+    assertEquals(quiet.err, "");
+    const log = readFileSync(hookLogPath(env), "utf8");
+    assertStringIncludes(
+      log,
+      "hook-context --harness 'crushh' is no harness deja knows (nearest: crush,",
+    );
+    const debug = { ...env, get: (k: string) => k === "DEJA_DEBUG" ? "1" : env.get(k) };
+    const loud = await run(debug as Env, ["hook-context", "--harness", "crushh"], ev);
+    assertStringIncludes(loud.err, "--harness 'crushh' is no harness deja knows (nearest: crush,");
+    // A harness deja knows, spelt as a person would, is no mistake.
+    const known = await run(env, ["hook-context", "--harness", "Claude-Code"], ev);
+    assertEquals(known.code, 0);
+    assertEquals(readFileSync(hookLogPath(env), "utf8").split("\n").length, 3);
+    assertEquals(dialectFor(["--harness", "claude"]).nearest, undefined);
+  }));
 
 Deno.test("checkDialects names an unknown envelope and an unknown harness", () => {
   const bad = { zz: { envelope: "xml", project_env: [], session_env: [], cwd_env: "x" } };

@@ -199,6 +199,26 @@ Deno.test("gemini-auto over old hooks of deja's alone leaves no empty BeforeTool
   }
 });
 
+// Trial 131 F2: with only the retired entries there, doctor said "not wired" and no word of them.
+Deno.test("doctor warns of deja's old BeforeTool/PreCompress hooks without the current ones", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    installTargets(w.env, w.self, [t("gemini")]);
+    const v = JSON.parse(read(path));
+    const old = oldGeminiHooks(launcherPath(w.env));
+    v.hooks = { BeforeTool: old.BeforeTool, PreCompress: old.PreCompress };
+    write(path, JSON.stringify(v, null, 2) + "\n");
+    const s = targetStatus(w.env, t("gemini-auto"));
+    const hooks = s.parts.find((p) => p.kind === "hooks");
+    assertEquals(hooks?.state, "not_wired");
+    assertStringIncludes(hooks?.warning ?? "", "BeforeTool hook-tool, PreCompress hook-precompact");
+    assertStringIncludes(hooks?.warning ?? "", "deja install gemini-auto");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
 Deno.test("uninstall gemini takes deja's old BeforeTool/PreCompress hooks out too", () => {
   const w = world();
   try {

@@ -22,6 +22,7 @@ import {
   type BlameSession,
   earlierWords,
   lineWords,
+  shownChanges,
 } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
@@ -365,26 +366,17 @@ function sessionLines(
   // It touched the file under an earlier name, which a later session moved here (trial 100 F1).
   if (s.earlierText) lines.push(`  ${oneLine(s.earlierText, 240)}`);
   if (byLine) return [...lines, ...lineChanges(s, c)];
-  // The newest three changes, each with its time whether or not words surround it (trial 37:
-  // a Crush edit with no gist was counted, "1 edit", and never listed); a gist already
-  // printed for a change before is not repeated.
-  const shown = s.changes.slice(-3);
-  const earlier = s.changes.slice(0, s.changes.length - shown.length);
-  let before = earlier.findLast((x) => x.before)?.before;
+  // The newest three changes and the words around each (shownChanges, shared with MCP blame).
+  const { shown, earlier: more } = shownChanges(s);
   // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
-  shown.forEach((ch, i) => {
+  for (const { change: ch, before, after } of shown) {
     const all = ch.replaceAll ? " (every occurrence)" : "";
     lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}${all}`)}`);
-    if (ch.before && ch.before !== before) lines.push(`      said before: ${ch.before}`);
-    // What was said after several changes goes under the last of them, the one it follows
-    // (trial 52: a closing "Done … 4 passed" under the first of three edits, 12 minutes and a
-    // failing test run before it).
-    if (ch.after && ch.after !== shown[i + 1]?.after) lines.push(`      said after:  ${ch.after}`);
-    before = ch.before ?? before;
-  });
-  const more = earlier.length;
+    if (before) lines.push(`      said before: ${before}`);
+    if (after) lines.push(`      said after:  ${after}`);
+  }
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
   return lines;
 }
@@ -404,23 +396,20 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
       ]
       : [];
   }
-  const held = s.changes.filter((x) => x.line === s.line);
-  const shown = held.slice(-3);
+  const { shown, earlier: n, other } = shownChanges(s, true);
   const lines: string[] = [];
-  for (const ch of shown) {
+  for (const { change: ch, before, after } of shown) {
     lines.push(
       `    ${
         c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${lineWords(ch.line!, ch.lineUnsure)}`)
       }`,
     );
-    if (ch.before) lines.push(`      said before: ${ch.before}`);
-    if (ch.after) lines.push(`      said after:  ${ch.after}`);
+    if (before) lines.push(`      said before: ${before}`);
+    if (after) lines.push(`      said after:  ${after}`);
   }
-  if (held.length > shown.length) {
-    const n = held.length - shown.length;
+  if (n > 0) {
     lines.push(c.dim(`    … ${n} earlier change${n === 1 ? "" : "s"} holding it (--json)`));
   }
-  const other = changes - held.length;
   if (other > 0) {
     lines.push(
       c.dim(

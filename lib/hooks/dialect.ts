@@ -9,7 +9,8 @@
  * @module
  */
 import registry from "../../registry.json" with { type: "json" };
-import { harnessId } from "../../core/registry.ts";
+import { harnessId, harnessIds } from "../../core/registry.ts";
+import { distance } from "../search/distance.ts";
 import type { Env } from "../../core/model.ts";
 import { type HookEvent, str, trimSeparators } from "./input.ts";
 import { HOOK_NAMES } from "./table.ts";
@@ -42,6 +43,11 @@ export interface Dialect {
    * install; a hook not listed answers under Claude Code's name (table.ts).
    */
   eventNames: Readonly<Record<string, string>>;
+  /**
+   * `--harness` named no harness deja knows: the known ids nearest to it. The hook answers in
+   * Claude Code's dialect all the same, and says so in hooks.log (trial 131 F4).
+   */
+  nearest?: string[];
 }
 
 const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "context", "text"]);
@@ -143,7 +149,7 @@ export function checkWiredEvents(
 /**
  * The dialect a hook's arguments ask for: `--harness <id>` (or `--harness=<id>`),
  * `--crush`, else Claude Code's. An id without a row speaks Claude Code's
- * dialect under its own id.
+ * dialect under its own id; one no harness has also carries the nearest known ids.
  */
 export function dialectFor(args: string[]): Dialect {
   let id = "claude";
@@ -154,8 +160,20 @@ export function dialectFor(args: string[]): Dialect {
     else if (a.startsWith("--harness=")) id = a.slice("--harness=".length);
   }
   const all = dialects();
-  id = harnessId(id) ?? id;
-  return all.get(id) ?? { ...all.get("claude")!, id };
+  const known = harnessId(id);
+  const row = all.get(known ?? id);
+  if (row) return row;
+  return { ...all.get("claude")!, id: known ?? id, ...(known ? {} : { nearest: nearestIds(id) }) };
+}
+
+/** The three harness ids nearest to `typed` by edit distance, in registry order on a tie. */
+function nearestIds(typed: string): string[] {
+  const t = typed.trim().toLowerCase();
+  return harnessIds()
+    .map((id, i) => ({ id, i, d: distance(t, id, 8) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, 3)
+    .map((x) => x.id);
 }
 
 function firstSet(env: Env, names: string[]): string | undefined {

@@ -32,7 +32,7 @@ import { kickIfStale, refreshOff, startBackground } from "../fresh/background.ts
 import { olderRedaction } from "../fresh/revised.ts";
 import { freshen, msVar } from "../fresh/freshen.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
-import { byteLength, clipBytes } from "../../core/text.ts";
+import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { noteGiveUp } from "./log.ts";
@@ -490,6 +490,17 @@ export function renderHook(o: HookOptions, r: HookResult): string {
  */
 export async function runHook(name: HookName, args: string[], io: IO): Promise<number> {
   const o = parseHook(name, args);
+  // A mistyped `--harness` is answered as Claude Code's, the documented fallback, and said
+  // (trial 131 F4: `--harness crushh` got Claude Code's envelope with no trace anywhere).
+  if (o.dialect.nearest) {
+    try {
+      const why = `--harness '${oneLine(o.dialect.id, 40)}' is no harness deja knows (nearest: ${
+        o.dialect.nearest.join(", ")
+      }); its answers take Claude Code's envelope`;
+      noteGiveUp(io.env, name, why);
+      if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${why}\n`);
+    } catch { /* never in the agent's way */ }
+  }
   const r = await hookAnswer(o, io);
   try {
     const out = renderHook(o, r);

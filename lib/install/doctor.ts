@@ -380,9 +380,14 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
           } in ${shownFile}`,
         };
       }
-      if (missing.length === auto.hooks.length) return { state: "not_wired" };
+      // Retired entries are warned of while they are there, whether or not the current hooks
+      // are (trial 131 F2: with only the retired Gemini ones, doctor said "not wired" alone).
+      const retired = retiredLeft(o, auto.style, auto.retired ?? [], auto.target);
+      if (missing.length === auto.hooks.length) {
+        return { state: "not_wired", ...(retired ? { warning: retired } : {}) };
+      }
       const warnings = [
-        retiredLeft(o, auto.style, auto.retired ?? [], auto.target),
+        retired,
         low.length
           ? `deja's ${low.length === 1 ? "hook has a timeout" : "hooks have timeouts"} below ` +
             `the ${DEADLINE_MS / 1000} s a hook may take (${low.join(", ")}): the harness ` +

@@ -14,7 +14,13 @@ import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
-import { blame, type BlameSession, earlierWords, lineWords } from "../memory/blame.ts";
+import {
+  blame,
+  type BlameSession,
+  earlierWords,
+  lineWords,
+  shownChanges,
+} from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
@@ -280,7 +286,7 @@ export function blameAnswer(
         : `line ${r.line.number}: ${oneLineForAgent(r.line.text, 160)}`,
     );
   }
-  const blocks = r.sessions.map((s) => blameBlock(store, s, home));
+  const blocks = r.sessions.map((s) => blameBlock(store, s, home, r.line?.text != null));
   const tail = (shown: number) =>
     r.listed > shown
       ? `${
@@ -293,7 +299,7 @@ export function blameAnswer(
   );
 }
 
-function blameBlock(store: Store, s: BlameSession, home: string): string {
+function blameBlock(store: Store, s: BlameSession, home: string, byLine: boolean): string {
   const counts = [
     s.edits && plural(s.edits, "edit"),
     s.writes && plural(s.writes, "write"),
@@ -321,19 +327,32 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
     const words = earlierWords(s, (harness, id) => shortRef(store, harness, id));
     out.push(`  ${oneLineForAgent(words, 240)}`);
   }
-  let prev: { before: string | null; after: string | null } | undefined;
-  for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
+  // The changes the CLI lists, with the words around each where it puts them (trial 131 F1:
+  // of 4 edits, 3 with words were listed under "4 edits" and no word of the fourth, and a
+  // remark said after two edits went under the first of them).
+  const { shown, earlier, other } = shownChanges(s, byLine);
+  if (byLine && !s.line && s.changes.length) {
+    out.push(`  none of its ${plural(s.changes.length, "change")} wrote or replaced the line`);
+  }
+  for (const { change: c, before, after } of shown) {
     // Several files matched (a bare name, other checkouts): each change names its own, as the
     // CLI does (trial 48: "2 edits" of two README.md files, told apart by neither).
     const where = s.paths.length > 1 ? ` ${oneLineForAgent(tilde(c.path, home), 160)}` : "";
-    out.push(`  ${c.op} ${localTime(c.time)}${where}`);
-    if (c.before && c.before !== prev?.before) {
-      out.push(`    said before: ${oneLineForAgent(c.before, 240)}`);
-    }
-    if (c.after && c.after !== prev?.after) {
-      out.push(`    said after: ${oneLineForAgent(c.after, 240)}`);
-    }
-    prev = c;
+    const all = c.replaceAll ? " (every occurrence)" : "";
+    const mark = byLine && c.line ? ` · ${lineWords(c.line, c.lineUnsure)}` : "";
+    out.push(`  ${c.op} ${localTime(c.time)}${where}${all}${mark}`);
+    if (before) out.push(`    said before: ${oneLineForAgent(before, 240)}`);
+    if (after) out.push(`    said after: ${oneLineForAgent(after, 240)}`);
+  }
+  if (earlier) {
+    out.push(
+      `  … ${plural(earlier, "earlier change")}${byLine ? " holding it" : ""} not shown`,
+    );
+  }
+  if (other) {
+    out.push(
+      `  ${plural(other, "other change")} of the file ${other === 1 ? "does" : "do"} not hold it`,
+    );
   }
   return out.join("\n");
 }

@@ -11,6 +11,10 @@
  * (a pasted error, often a command's whole output) is the exception: it is read
  * as `deja fix` reads one ({@link errorArg}).
  *
+ * Every text of the arguments, names included, is made whole UTF-16 first ({@link wellFormedArgs}):
+ * a lone surrogate (JSON allows `"\ud83d"` alone) becomes U+FFFD, so no answer, note or log
+ * line deja writes holds one (trial 131 F3: a query's was echoed back in the answer).
+ *
  * @module
  */
 import { MAX_LIMIT } from "./tool.ts";
@@ -90,4 +94,21 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
  */
 export function errorArg(v: string): string {
   return errorTextWithin(v) ?? v;
+}
+
+/** `v` with every string in it, object keys too, whole UTF-16: a lone surrogate is U+FFFD. */
+function wellFormed(v: unknown): unknown {
+  if (typeof v === "string") return v.toWellFormed();
+  if (Array.isArray(v)) return v.map(wellFormed);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k.toWellFormed(), wellFormed(x)]),
+    );
+  }
+  return v;
+}
+
+/** The tool's arguments as read: each text with any lone surrogate made U+FFFD. */
+export function wellFormedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  return wellFormed(args) as Record<string, unknown>;
 }

@@ -36,7 +36,7 @@ import { howCmd } from "../cli/cmd_how.ts";
 import { oneLineForAgent } from "./_fit.ts";
 import { freshen, lockedLine, refreshOff } from "../fresh/freshen.ts";
 import { olderRedaction } from "../fresh/revised.ts";
-import { argProblem, errorArg } from "./args.ts";
+import { argProblem, errorArg, wellFormedArgs } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg, sameFolder } from "../project_path.ts";
 import { Q } from "../schema.ts";
@@ -136,10 +136,12 @@ export const NO_INDEX =
 
 /** Runs one call of the `deja` tool with `args` (see the module doc). */
 export async function callDeja(
-  args: Record<string, unknown>,
+  sent: Record<string, unknown>,
   ctx: CallContext,
 ): Promise<ToolResult> {
   try {
+    // A lone surrogate in a text goes no further than here (trial 131 F3).
+    const args = wellFormedArgs(sent);
     const bad = argProblem(args);
     if (bad) return failure(bad);
     const mode = modeOf(args.mode);

@@ -745,6 +745,68 @@ Deno.test("blame names each change's file when several matched, and a file remov
   }
 });
 
+// Trial 131 F1: of 4 edits MCP listed the 3 with words under "4 edits", said nothing of the
+// fourth, and put a remark said after two edits under the first of them; the CLI is right.
+Deno.test("blame lists the changes the CLI lists, says how many more, and pins remarks as it does", async () => {
+  const s: SessionSpec = {
+    ...S,
+    id: "71710131-0000-4000-8000-000000000131",
+    cwd: "/w/app",
+    turns: [
+      { user: "Analyze when a budget is picked." },
+      { edit: "/w/app/App.jsx", old: "a0", new: "a1" },
+      { say: "I'll analyze on select and remove the button." },
+      { edit: "/w/app/App.jsx", old: "b0", new: "b1" },
+      { edit: "/w/app/App.jsx", old: "c0", new: "c1" },
+      { say: "Now let me update the no results condition." },
+      { edit: "/w/app/App.jsx", old: "d0", new: "d1" },
+      { say: "Done, it analyzes on select." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const t = text(await call(ix, { mode: "blame", path: "/w/app/App.jsx" }));
+    assertStringIncludes(t, "4 edits");
+    const lines = t.split("\n").map((l) => l.trim());
+    const edits = lines.flatMap((l, k) => l.startsWith("edit ") ? [k] : []);
+    assertEquals(edits.length, 3, t);
+    assertStringIncludes(t, "… 1 earlier change not shown");
+    // "Now let me update" follows the third edit: said after it, said before the fourth.
+    const after = lines.indexOf("said after: Now let me update the no results condition.");
+    assertEquals(after, edits[1] + 1, t);
+    assertEquals(lines[edits[2] + 1], "said before: Now let me update the no results condition.");
+    assertEquals(lines[edits[0] + 1], "said before: I'll analyze on select and remove the button.");
+    assertEquals(lines[edits[2] + 2], "said after: Done, it analyzes on select.");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 131 F3: `"forgejo \ud83d"` sent as raw JSON came back with the lone surrogate in the
+// answer, which strict UTF-8 readers refuse.
+Deno.test("a lone surrogate in an argument reaches neither the answer nor a note", async () => {
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const ix = await indexSessions([S]);
+  try {
+    const r = text(await call(ix, { mode: "recall", query: "express \ud83d", ["x\udc00"]: 1 }));
+    assertStringIncludes(r, 'recall "express \ufffd"');
+    assertStringIncludes(r, "Not applied: x\ufffd");
+    assert(!lone.test(r), JSON.stringify(r));
+    const kept = await call(ix, {
+      mode: "remember",
+      text: "Deploys \udfff need \ud83d",
+      project: "/w/svc",
+    });
+    const where = /in (\S+notes\.jsonl);/.exec(text(kept))?.[1];
+    assert(where, text(kept));
+    const raw = readFileSync(where, "utf8");
+    assert(!/\\ud[89a-f]/i.test(raw), raw);
+    assertEquals(JSON.parse(raw.trim().split("\n").pop()!).text, "Deploys \ufffd need \ufffd");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 49: an id beside one word said no more than the id; two words each held, never
 // together, were answered "Try other or fewer words".
 Deno.test("recall says what the words find without a pasted id, and of two words never together", async () => {

@@ -598,3 +598,60 @@ function around(store: Store, sid: number, seq: number) {
   }
   return { before, after };
 }
+
+/** A change a listing shows, with the words said around it that go under it. */
+export interface ShownChange {
+  change: BlameChange;
+  /** What was said before it, left out where the change listed before it already says it. */
+  before?: string;
+  /** What was said after it, left out where the next change shown says the same. */
+  after?: string;
+}
+
+/** What a listing of one session's changes shows ({@link shownChanges}). */
+export interface ShownChanges {
+  /** The newest changes (with a line: the newest holding it), oldest first. */
+  shown: ShownChange[];
+  /** Earlier ones not shown (with a line: earlier ones holding it). */
+  earlier: number;
+  /** With a line: its changes that do not hold the line, none shown. */
+  other: number;
+}
+
+/**
+ * The changes a listing of session `s` shows, for `deja blame` and the MCP `blame` mode alike
+ * (trial 131 F1: MCP listed 3 of 4 edits without saying one was left out, and pinned a remark
+ * to another edit than the CLI): the newest `n`, each with its time whether or not words
+ * surround it (trial 37: a Crush edit with no gist was counted and never listed). A gist said
+ * before is not repeated; what was said after several changes goes under the last of them,
+ * the one it follows (trial 52: a closing "Done … 4 passed" under the first of three edits).
+ * With `byLine`, only the changes holding the session's mark for the line, each with its words.
+ */
+export function shownChanges(s: BlameSession, byLine = false, n = 3): ShownChanges {
+  const words = (x: string | null) => x ?? undefined;
+  if (byLine) {
+    const held = s.line ? s.changes.filter((x) => x.line === s.line) : [];
+    const shown = held.slice(-n);
+    return {
+      shown: shown.map((c) => ({ change: c, before: words(c.before), after: words(c.after) })),
+      earlier: held.length - shown.length,
+      other: s.changes.length - held.length,
+    };
+  }
+  const shown = s.changes.slice(-n);
+  const earlier = s.changes.length - shown.length;
+  let before = s.changes.slice(0, earlier).findLast((x) => x.before)?.before;
+  return {
+    shown: shown.map((c, i) => {
+      const out: ShownChange = {
+        change: c,
+        before: c.before && c.before !== before ? c.before : undefined,
+        after: c.after && c.after !== shown[i + 1]?.after ? c.after : undefined,
+      };
+      before = c.before ?? before;
+      return out;
+    }),
+    earlier,
+    other: 0,
+  };
+}
