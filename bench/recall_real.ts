@@ -1,5 +1,5 @@
 /**
- * `deno task bench:real [--misses] [--set tuning|heldout]`: recall on the
+ * `deno task bench:real [--misses] [--set tuning|heldout|heldout2|heldout3]`: recall on the
  * real stores of ../shared/realdata (laid out by bench/real_home.ts in
  * .bench/real-home, indexed with the production indexer), for questions
  * people would type in their own words weeks later (bench/recall_real.json).
