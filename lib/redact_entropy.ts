@@ -120,8 +120,13 @@ const NAME_EQ = /^[A-Za-z_][A-Za-z0-9_.-]*=$/;
 const KEY_BEFORE = /([A-Za-z0-9_.-]+)\\*["']?\s*[:=]\s*\\*["']?$/;
 /** A name that says public key. */
 const PUBLIC_KEY = /public[_.-]?key|pub[_.-]?key/i;
-/** A Kubernetes env entry's name, then (on the next line, real or escaped) its value. */
-const K8S_NAME = /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\[nr])*\s*value:\s*\\*["']?$/;
+/**
+ * A Kubernetes env entry's name, then (on the next line, real or escaped) its value, that line
+ * maybe begun as in a numbered listing (`    28|`, `    28→`, `28\t`: a file read by a tool) or a
+ * diff (`-`, `+`; trial 130 F4: masked there, the value was masked wherever it was repeated).
+ */
+const K8S_NAME =
+  /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\[nr])*(?:\s*\d+(?:[|→:]|\\t)?|[-+])?\s*value:\s*\\*["']?$/;
 
 /** The run at `s` is the value of a request id (`"request_id": "…"`, `x-request-id: …`, `request id: …`). */
 function isRequestId(text: string, s: number): boolean {

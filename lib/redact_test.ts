@@ -677,6 +677,27 @@ Deno.test("redact masks a Discord bot token wherever it stands (trial 127 F2)", 
   }
 });
 
+// Trial 130 F4: a public key's value in the Kubernetes env form was masked where a tool listed the
+// file with line numbers (or a diff showed it), and so wherever the session repeated it: an edit's
+// old_string could not be restored.
+Deno.test("redact leaves a Kubernetes env value named as a public key in a numbered listing or a diff, and masks a secret's", () => {
+  // A made-up VAPID public key (65 bytes, base64url).
+  const pub = "BN3xQ7mZp2Lk9Vt4Rw8Hc1Jd6Fs0Ga5Yb3Ne7Uq2Xo9Ki4Tl1Mp8Wr6Zc0Ev5Bh3Dn7Gj2Sf9Ua4Yq1Lx8O";
+  const forms = (name: string, v: string) => [
+    `    27|            - name: ${name}\n    28|              value: "${v}"\n    29|  - name: X`,
+    `    27→  - name: ${name}\n    28→    value: "${v}"\n`,
+    `27\\t  - name: ${name}\\n28\\t    value: ${v}\\n`,
+    `-            - name: ${name}\n-              value: "${v}"\n`,
+    `+  - name: ${name}\n+    value: "${v}"\n`,
+  ];
+  for (const text of forms("VAPID_PUBLIC_KEY", pub)) assertEquals(redact(text, {}), text);
+  // A secret's name in the same forms: its value is still masked.
+  for (const text of forms("VAPID_PRIVATE_KEY", pub)) {
+    const c: Record<string, number> = {};
+    assertEquals([redact(text, c).includes(pub), c.entropy], [false, 1], text);
+  }
+});
+
 Deno.test("redact leaves SOPS nonces and tags and public keys alone, keeps a name, labels basic auth (trial 127 F10)", () => {
   const b64 = (n: number) =>
     "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1aQ7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga".slice(0, n);

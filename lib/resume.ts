@@ -29,7 +29,8 @@
  * runs it from the directory the session's folder names when one exists, and
  * warns when none does (docs/registry/claude.md, "Resume from a folder").
  * A session read from a store the command does not read (a prompt history, an
- * editor's chat history) is refused by the table in lib/resume_source.ts.
+ * editor's chat history) is refused by the table in lib/resume_source.ts, and one whose store
+ * lies where no variable can make the command look (lib/resume_home.ts) is refused too.
  * A store whose path names something the command must be told (an Oh My Pi
  * profile) adds it, by the table in lib/resume_args.ts.
  *
@@ -45,7 +46,7 @@ import { Q } from "./schema.ts";
 import { resolveSession, shortRef } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
 import { type HarnessFacts, harnessFacts } from "../core/registry.ts";
-import { templateArgv } from "./shell.ts";
+import { displayCommand, templateArgv } from "./shell.ts";
 import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 import { ownId } from "./remote/label.ts";
@@ -109,7 +110,8 @@ const SERVER_THREADS = new Set(["amp"]);
  *
  * @throws {DejaError} exit 1 when no session matches; exit 2 when several do,
  *   when the harness has no resume command, when the id has unsafe characters,
- *   when the store it was read from is gone, or when the project directory is gone.
+ *   when the store it was read from is gone, when the project directory is gone, or when the
+ *   command would not find the store (lib/resume_home.ts).
  */
 export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const asked = resolveSession(store, ref);
@@ -193,25 +195,39 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   if (s.harness === "claude") place = claudePlace(place, s.source);
   const home = env ? homeNeeds(s.harness, s.source, env) : undefined;
   const vars = home?.vars;
-  // Where no variable can make the command look in the store, it is said (trial 97 F6).
-  const note = [place.note, home?.warning].filter(Boolean).join("; ") || null;
+  const argv = withSourceArgs(
+    s.harness,
+    s.source,
+    templateArgv(facts.resume, { id: s.native_id }),
+    (v) => {
+      if (!SAFE_ID.test(v)) throw unsafe(v, show, "value its store's path gives");
+      return v;
+    },
+  );
+  // Where no variable can make the command look in the store, the command would not find the
+  // session: refused like every other session deja cannot reopen (trial 130 F1: it was printed
+  // with a warning and exit 0, so `eval "$(deja resume …)"` ran a command that failed).
+  if (home?.warning) {
+    const from = place.needsCwd ? " from its project directory" : "";
+    throw new DejaError(
+      `${lead}${facts.displayName} would not find ${sub ? "the parent" : "this session"}: ` +
+        home.warning,
+      `once the store is back under ${home.reads}, '${
+        displayCommand(argv, place.cwd)
+      }'${from} reopens it; until then ${show}, or carry it on with ` +
+        `'deja handoff --to <harness> ${ref8}'`,
+      2,
+    );
+  }
   return {
     ...(vars ? { env: vars } : {}),
     harness: s.harness,
     asked: asked.native_id,
     id: s.native_id,
     cwd: place.cwd,
-    argv: withSourceArgs(
-      s.harness,
-      s.source,
-      templateArgv(facts.resume, { id: s.native_id }),
-      (v) => {
-        if (!SAFE_ID.test(v)) throw unsafe(v, show, "value its store's path gives");
-        return v;
-      },
-    ),
+    argv,
     origin: null,
-    note,
+    note: place.note,
     needsCwd: place.needsCwd,
   };
 }

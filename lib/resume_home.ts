@@ -1,8 +1,9 @@
 /**
  * The variable a harness's resume command must be given when the session's store is not
  * where the command looks (trial 94 F6: with `DEJA_CODEX_ROOT` read from a copy,
- * `codex resume <id>` looked in `~/.codex` and would not find the session), and a warning
- * where no variable can make it look there (trial 97 F6).
+ * `codex resume <id>` looked in `~/.codex` and would not find the session), and why not where
+ * no variable can make it look there (trial 97 F6), which `deja resume` refuses with exit 2
+ * (trial 130 F1: it printed the command, said it would not find the session, and exited 0).
  *
  * - Codex reads its sessions under `${CODEX_HOME:-~/.codex}/sessions`; Claude Code its projects
  *   under `${CLAUDE_CONFIG_DIR:-~/.claude}/projects` (docs/registry/codex.md, claude.md; the
@@ -63,12 +64,14 @@ const HOMES: Record<
   },
 };
 
-/** What a resume command needs to find a session's store: variables, or a warning. */
+/** What a resume command needs to find a session's store: variables, or why none can do. */
 export interface HomeNeeds {
   /** `{ VARIABLE: value }` the command must run with. */
   vars?: Record<string, string>;
   /** Why the command will not find the session, where no variable can make it. */
   warning?: string;
+  /** With `warning`: the folder the command reads its sessions from (its home's). */
+  reads?: string;
 }
 
 /**
@@ -90,7 +93,8 @@ export function homeNeeds(harness: string, source: string, env: Env): HomeNeeds 
     const where = join(used, ...h.under);
     return {
       warning: `its store (${dirname(source)}) is in no folder ${harness}'s command reads ` +
-        `(${where}, or the same under another ${h.variable}), so the command will not find it`,
+        `(${where}, or the same under another ${h.variable})`,
+      reads: where,
     };
   }
   const home = parts.slice(0, i).join("/") || "/";

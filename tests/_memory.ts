@@ -222,14 +222,17 @@ export function claudeStore(
 
 /**
  * Writes the sessions as a Claude Code store and indexes it (the `deja`
- * notes harness too, when `notes` lines are given).
+ * notes harness too, when `notes` lines are given). The store is `<root>/claude`, a folder
+ * Claude Code's own command does not read (`deja resume` refuses its sessions); with `atHome`,
+ * `<root>/home/.claude/projects`, where it does.
  */
 export async function indexSessions(
   sessions: SessionSpec[],
   notes: string[] = [],
+  opts: { atHome?: boolean } = {},
 ): Promise<MemoryIndex> {
   const root = tempDir("deja-mem-");
-  const claudeRoot = join(root, "claude");
+  const claudeRoot = opts.atHome ? join(root, "home", ".claude", "projects") : join(root, "claude");
   for (const s of sessions) {
     const dir = join(claudeRoot, s.cwd.replace(/[^A-Za-z0-9]/g, "-"));
     const file = s.agent

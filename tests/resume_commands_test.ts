@@ -292,13 +292,25 @@ Deno.test("resume names the harness's home where the session's store is not the 
 });
 
 // Trial 97 F6: Gemini CLI and opencode stores outside their homes, and a Claude root not named
-// `projects`, were resumed with a bare command that would not find the session.
-Deno.test("resume names GEMINI_CLI_HOME and OPENCODE_DB for stores outside their homes, and warns where nothing can reach one", async () => {
+// `projects`, were resumed with a bare command that would not find the session. Trial 130 F1:
+// where nothing can reach one, it was still printed (exit 0) beside a warning; it is refused.
+Deno.test("resume names GEMINI_CLI_HOME and OPENCODE_DB for stores outside their homes, and refuses where nothing can reach one", async () => {
   const ix = await indexSessions([]);
   try {
-    const at = (harness: string, native: string, source: string) => {
+    const file = (harness: string, native: string, source: string) =>
       fileSession(ix.store, { harness, native_id: native, source, project: ix.root });
+    const at = (harness: string, native: string, source: string) => {
+      file(harness, native, source);
       return resumeData(ix.env, `${harness}:${native}`).plan;
+    };
+    const refused = (harness: string, native: string, source: string) => {
+      file(harness, native, source);
+      const e = assertThrows(
+        () => resumeData(ix.env, `${harness}:${native}`),
+        DejaError,
+      ) as DejaError;
+      assertEquals(e.exitCode, 2);
+      return e;
     };
     const chats = (root: string) => join(root, "tmp", "projg", "chats", "session-1.jsonl");
     const gh = at(
@@ -308,13 +320,17 @@ Deno.test("resume names GEMINI_CLI_HOME and OPENCODE_DB for stores outside their
     );
     assertEquals([gh.env, gh.note], [{ GEMINI_CLI_HOME: join(ix.root, "gh") }, null]);
     // No folder `.gemini` above it: no GEMINI_CLI_HOME reaches it.
-    const bare = at(
+    const bare = refused(
       "gemini",
       "763fc74b-0000-4000-8000-000000000002",
       chats(join(ix.root, "stores", "gemini")),
     );
-    assertEquals(bare.env, undefined);
-    assertStringIncludes(bare.note ?? "", "so the command will not find it");
+    assertStringIncludes(bare.message, "Gemini CLI would not find this session: its store (");
+    assertStringIncludes(
+      bare.hint ?? "",
+      `once the store is back under ${join(ix.env.home, ".gemini", "tmp")}, 'cd ${ix.root} && ` +
+        `gemini --resume 763fc74b-0000-4000-8000-000000000002' reopens it`,
+    );
     const db = join(ix.root, "oc", "opencode", "opencode.db");
     assertEquals(at("opencode", "ses_dd74000000000000000001", db).env, { OPENCODE_DB: db });
     // Where opencode opens its database as is: nothing to add.
@@ -324,16 +340,16 @@ Deno.test("resume names GEMINI_CLI_HOME and OPENCODE_DB for stores outside their
       "opencode.db",
     );
     assertEquals(at("opencode", "ses_dd74000000000000000002", own).env, undefined);
-    const mirror = at(
+    const mirror = refused(
       "claude",
       "aaaaaaaa-0000-4000-8000-000000000003",
       join(ix.root, "claudeC", "mirror", "-w-app", "x.jsonl"),
     );
-    assertEquals(mirror.env, undefined);
     assertStringIncludes(
-      mirror.note ?? "",
-      "projects, or the same under another CLAUDE_CONFIG_DIR",
+      mirror.message,
+      "projects, or the same under another CLAUDE_CONFIG_DIR)",
     );
+    assertStringIncludes(mirror.hint ?? "", "'deja handoff --to <harness> aaaaaaaa'");
   } finally {
     ix.cleanup();
   }

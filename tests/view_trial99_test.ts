@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { join } from "node:path";
 import { fileSession, indexSessions } from "./_memory.ts";
 import { startView, type ViewOptions } from "../lib/view/server.ts";
 
@@ -146,7 +147,9 @@ Deno.test("view puts resume's caveat beside the button of a session whose direct
   const ix = await indexSessions([]);
   try {
     const id = "f3bcbc84-0a3c-4852-b805-a0112b261a7b";
-    fileSession(ix.store, { harness: "gemini", native_id: id, source: "/s/g.json", project: null });
+    // In the folder Gemini CLI reads (trial 130 F1: elsewhere it is refused).
+    const source = join(ix.env.home, ".gemini", "tmp", "p", "chats", "g.json");
+    fileSession(ix.store, { harness: "gemini", native_id: id, source, project: null });
     const srv = await startView({ env: ix.env, token: KEY, now: () => AT });
     try {
       const r = await fetch(`http://127.0.0.1:${srv.port}/${KEY}/session?h=gemini&id=${id}`);

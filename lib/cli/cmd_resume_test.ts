@@ -21,10 +21,15 @@ const ID = "4e500000-1111-4222-8333-444455556666";
 // The project directory must exist: harnesses look their sessions up from there.
 const CWD = tmpdir();
 
-function fixture() {
-  return indexSessions([
-    { id: ID, cwd: CWD, start: "2026-11-01T10:00:00Z", turns: [{ user: "pick this up later" }] },
-  ]);
+/** One Claude Code session of `CWD`, in the store under `~/.claude/projects` or (`atHome` false) elsewhere. */
+function fixture(atHome = true) {
+  return indexSessions(
+    [
+      { id: ID, cwd: CWD, start: "2026-11-01T10:00:00Z", turns: [{ user: "pick this up later" }] },
+    ],
+    [],
+    { atHome },
+  );
 }
 
 Deno.test("resume parses its session reference and --exec, and refuses none with exit 2", () => {
@@ -56,15 +61,42 @@ Deno.test("resume prints the same line to a terminal and a pipe, and the plan wi
       const c = captureIO(ix.env, tty);
       assertEquals(await resumeCmd.run({ values: {}, positionals: ["4e5"] }, c.io), 0);
       assertEquals(c.out(), `cd ${CWD} && claude --resume ${ID}\n`);
-      // The fixture's Claude store is in no folder named `projects`: no CLAUDE_CONFIG_DIR
-      // reaches it, and that is said on stderr only (trial 97 F6).
-      assertStringIncludes(c.err(), "so the command will not find it");
+      assertEquals(c.err(), "");
     }
     const json = captureIO(ix.env, false);
     assertEquals(await resumeCmd.run({ values: { json: true }, positionals: ["4e5"] }, json.io), 0);
     const doc = JSON.parse(json.out());
     assertEquals([doc.id, doc.cwd, doc.origin, doc.host], [ID, CWD, null, null]);
     assertEquals(doc.command, `cd ${CWD} && claude --resume ${ID}`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 130 F1: a store in no folder the command reads (no CLAUDE_CONFIG_DIR reaches a Claude
+// store not under `projects`) was printed with "the command will not find it" on stderr and exit 0,
+// so `eval "$(deja resume …)"` ran a command that failed.
+Deno.test("resume refuses with exit 2 and nothing on stdout a session whose store its command does not read", async () => {
+  const ix = await fixture(false);
+  try {
+    for (const values of [{}, { exec: true }, { json: true }]) {
+      const c = captureIO(ix.env, false);
+      const e = await assertRejects(
+        () => resumeCmd.run({ values, positionals: ["4e5"] }, c.io),
+        DejaError,
+      ) as DejaError;
+      assertEquals([e.exitCode, c.out()], [2, ""]);
+      assertStringIncludes(e.message, "Claude Code would not find this session: its store (");
+      assertStringIncludes(e.message, "is in no folder claude's command reads (");
+      assertStringIncludes(e.message, "or the same under another CLAUDE_CONFIG_DIR)");
+      // What would work: the command once the store is where Claude Code looks, or a handoff.
+      assertStringIncludes(
+        e.hint ?? "",
+        `once the store is back under ${join(ix.env.home, ".claude", "projects")}, ` +
+          `'cd ${CWD} && claude --resume ${ID}' reopens it`,
+      );
+      assertStringIncludes(e.hint ?? "", "'deja handoff --to <harness> 4e500000'");
+    }
   } finally {
     ix.cleanup();
   }
@@ -218,9 +250,13 @@ Deno.test("resume of a harness that finds sessions from anywhere runs without a 
 /** Claude Code's folder for a directory (docs/registry/claude.md). */
 const folderOf = (dir: string) => dir.replace(/[^A-Za-z0-9]/g, "-");
 
-/** A Claude Code store with one session recorded in `cwd`, filed under the folder `folder`. */
+/**
+ * A Claude Code store under `~/.claude/projects` (where its command reads) with one session
+ * recorded in `cwd`, filed under the folder `folder`.
+ */
 async function claudeFiledUnder(root: string, folder: string, cwd: string, id: string) {
-  const dir = join(root, "claude", folder);
+  const projects = join(root, "home", ".claude", "projects");
+  const dir = join(projects, folder);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, `${id}.jsonl`),
@@ -230,7 +266,7 @@ async function claudeFiledUnder(root: string, folder: string, cwd: string, id: s
   );
   const env = testEnv(join(root, "home"), {
     DEJA_HOME: join(root, "deja"),
-    DEJA_CLAUDE_ROOT: join(root, "claude"),
+    DEJA_CLAUDE_ROOT: projects,
     TZ: "UTC",
   });
   await runIndex(env, parsers, { only: ["claude"] });

@@ -3,7 +3,8 @@
  * used first — the commands holding every word of the question as whole
  * tokens (the index's tokens, lib/search/tokenize.ts: `git` is not found in
  * `.github`), a `"quoted phrase"` as contiguous tokens; folded by their text
- * (white space collapsed), ranked by the number of sessions that ran them,
+ * (white space collapsed), ranked those holding a word only inside a dotted word
+ * (`commit` of `commit.gpgsign`) last, then by the number of sessions that ran them,
  * then by runs, then by recency (a dated time over an undated session's,
  * lib/session_time.ts: the latest run is the latest dated one). With the
  * project the person is in ({@link enclosingProject}), the commands run in it
@@ -173,18 +174,45 @@ const FLAG = "-";
 /** A flag: a word beginning with a dash and a letter or digit (`--name-status`, `-rf`, `-3`). */
 const FLAG_WORD = /^-+[\p{L}\p{N}]/u;
 
+/** The mark before a token of a dotted word ({@link DOTTED_WORD}), in {@link onlyInKey} only. */
+const DOTTED = ".";
+
+/**
+ * A dotted word: parts joined by single dots, no slash, maybe `=value` after it — a config key
+ * (`commit.gpgsign`, `user.email=x`) or a file name (`manage.py`).
+ */
+const DOTTED_WORD = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:=\S*)?$/u;
+
 /**
  * The tokens of a command ({@link tokens}), those of each flag marked {@link FLAG}: a word
  * of the question is no match of a word inside a flag (trial 103 F12: `how git status` listed
- * `git diff main...HEAD --name-status`), while a flag typed matches that flag.
+ * `git diff main...HEAD --name-status`), while a flag typed matches that flag. With `dotted`,
+ * the tokens of each dotted word are marked {@link DOTTED} too ({@link onlyInKey}).
  */
-export function commandTokens(command: string): string[] {
+export function commandTokens(command: string, dotted = false): string[] {
   const out: string[] = [];
   for (const w of command.split(/\s+/)) {
     const toks = tokens(w);
-    out.push(...(FLAG_WORD.test(w) ? toks.map((t) => FLAG + t) : toks));
+    out.push(
+      ...(FLAG_WORD.test(w)
+        ? toks.map((t) => FLAG + t)
+        : dotted && DOTTED_WORD.test(w)
+        ? toks.map((t) => DOTTED + t)
+        : toks),
+    );
   }
   return out;
+}
+
+/**
+ * True when `command` holds some term of `terms` only inside dotted words: such a command ranks
+ * below those holding every term as words of their own (trial 130 F3: `how git commit` listed
+ * `git config --global commit.gpgsign` first). It still matches: `manage` of
+ * `python manage.py` is as likely meant.
+ */
+function onlyInKey(command: string, terms: string[][]): boolean {
+  const toks = commandTokens(command, true);
+  return !terms.every((t) => holds(toks, t));
 }
 
 /** A term's token without its flag mark: as the text holds it, and as it is named. */
@@ -337,6 +365,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     lastSid: number;
     /** The latest run's facts: its status in words is made for the commands shown only. */
     lastFacts: RunFacts | null;
+    /** {@link onlyInKey}: ranks below the commands holding the words as words. */
+    inKey: boolean;
   };
   const byKey = new Map<string, Acc>();
   const hidden = new Set<number>();
@@ -368,6 +398,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       lastAt: -Infinity,
       lastSid: 0,
       here: isHere,
+      inKey: onlyInKey(command, terms),
     };
     const exit = (r.exit as number | null) ?? null;
     const time = (r.time as number | null) ?? null;
@@ -401,10 +432,10 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     byKey.set(key, c);
   }
   const all = [...byKey.values()].sort((a, b) =>
-    Number(b.here) - Number(a.here) || b.ids.size - a.ids.size || b.runs - a.runs ||
-    newerFirst(a.lastAt, b.lastAt) ||
+    Number(b.here) - Number(a.here) || Number(a.inKey) - Number(b.inKey) ||
+    b.ids.size - a.ids.size || b.runs - a.runs || newerFirst(a.lastAt, b.lastAt) ||
     (a.command < b.command ? -1 : 1)
-  ).map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
+  ).map(({ ids, lastAt: _, inKey: _k, ...c }) => ({ ...c, sessions: ids.size }));
   const shown = all.slice(0, opts.limit ?? 8);
   const rowsById = new Map(
     Q.sessionsByIds.all(store, { ids: JSON.stringify([...new Set(shown.map((c) => c.lastSid))]) })

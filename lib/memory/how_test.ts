@@ -146,6 +146,37 @@ Deno.test("howRuns matches no word of the question inside a flag; a flag typed m
   }
 });
 
+// Trial 130 F3: `deja how git commit` listed first `git config --global commit.gpgsign`, the word
+// `commit` only inside a dotted config key.
+Deno.test("howRuns ranks a command holding a word only inside a dotted key below those holding it as a word", async () => {
+  const key = "git config --global user.signingkey && git config --global commit.gpgsign";
+  const ix = await indexSessions([
+    s("26260013-0000-4000-8000-000000000013", "/w/d", "07", [
+      { bash: key, out: "", exit: 1 },
+      { bash: "git -c commit.gpgsign=false status", out: "", exit: 0 },
+    ]),
+    s("26260014-0000-4000-8000-000000000014", "/w/d", "08", [
+      { bash: key, out: "", exit: 1 },
+      { bash: 'git commit -m "add x"', out: "", exit: 0 },
+    ]),
+  ]);
+  try {
+    const cmds = (q: string) => howRuns(ix.store, q).commands.map((c) => c.command);
+    // The key's command ran in two sessions, the commit in one: the commit still comes first.
+    assertEquals(cmds("git commit"), [
+      'git commit -m "add x"',
+      key,
+      "git -c commit.gpgsign=false status",
+    ]);
+    // A word of its own elsewhere in the command counts: `status` here is one.
+    assertEquals(cmds("git status")[0], "git -c commit.gpgsign=false status");
+    // Typed as the key, every command holding it is found, by sessions.
+    assertEquals(cmds("commit.gpgsign"), [key, "git -c commit.gpgsign=false status"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("howRuns counts a ! shell-mode command once when a resumed session copies it (trial 103 F9)", async () => {
   // The same record at the same time in two sessions (a resumed copy): one run. A bare `!` is
   // no command; a word inside a flag is no match, as for the agent's commands.
