@@ -177,6 +177,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       last: isoTime(s.last),
       paths: s.paths,
       reads: s.reads,
+      shell_reads: s.shellReads,
       edits: s.edits,
       writes: s.writes,
       failed: s.failed,
@@ -316,6 +317,11 @@ function runBlame(a: Args, io: IO): number {
   return elsewhere ? 1 : 0;
 }
 
+/** How many of a session's reads were a shell command's: ` (shell)` for all, ` (2 by shell)`. */
+function shellWords(reads: number, shell: number): string {
+  return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
+}
+
 function sessionLines(
   s: BlameData["sessions"][number],
   io: Pick<IO, "env">,
@@ -326,7 +332,7 @@ function sessionLines(
   const counts = [
     s.edits && `${s.edits} edit${s.edits === 1 ? "" : "s"}`,
     s.writes && `${s.writes} write${s.writes === 1 ? "" : "s"}`,
-    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
+    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}${shellWords(s.reads, s.shellReads)}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed

@@ -582,3 +582,41 @@ Deno.test("blame of a bare name several files elsewhere have names each session'
     ix.cleanup();
   }
 });
+
+// Trial 130 F2: a read through the shell is a read, labelled as one in text and --json.
+Deno.test("blame says which reads were a shell command's, in text and --json", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "what is the retry limit" },
+      { bash: "sed -n 1,40p src/retry.ts", out: "const MAX = 3;\n", exit: 0 },
+      { read: "/w/app/src/retry.ts" },
+    ],
+  }, {
+    id: "b1a40000-1111-4222-8333-444455556667",
+    cwd: "/w/app",
+    start: "2026-11-02T10:00:00Z",
+    turns: [{ user: "show it" }, { bash: "cat src/retry.ts", out: "x\n", exit: 0 }],
+  }]);
+  const args = { values: {}, positionals: ["/w/app/src/retry.ts"] };
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run(args, pipe.io), 0);
+    assertStringIncludes(pipe.out(), "  1 read (shell)\n");
+    assertStringIncludes(pipe.out(), "  2 reads (1 by shell)\n");
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(
+      doc.sessions.map((s: { reads: number; shell_reads: number }) => [s.reads, s.shell_reads]),
+      [
+        [1, 1],
+        [2, 1],
+      ],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

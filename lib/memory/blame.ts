@@ -2,7 +2,8 @@
  * `blame`: the sessions that read, edited or wrote a file, newest first, each
  * with the reasoning around its changes. Reads, edits and writes are counted
  * by call: a call that recorded several spans of the file (a Cursor
- * `edit_file`'s diff chunks, a MultiEdit's pairs) is one change.
+ * `edit_file`'s diff chunks, a MultiEdit's pairs) is one change. Reads include those of
+ * shell commands (`cat f`, `Get-Content f`: ./shell_reads.ts), counted apart as well.
  *
  * Line rule (`path:line`): the file as it is now is read (when it exists and
  * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
@@ -40,6 +41,7 @@ import {
   wholeOccurrences,
 } from "./edit_lines.ts";
 import { gist } from "./text.ts";
+import { shellReadRows } from "./shell_reads.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
@@ -95,6 +97,8 @@ export interface BlameSession {
   paths: string[];
   /** Reads that found the file (a failed read counts in `failed`); all counts are of calls. */
   reads: number;
+  /** Of `reads`, those of a shell command (`cat f`, `sed -n 1,80p f`: ./shell_reads.ts). */
+  shellReads: number;
   /** Edit calls (one however many spans it recorded). */
   edits: number;
   /** Write calls. */
@@ -224,7 +228,11 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   // Under the names the file had before a session moved it here too (trial 97 F1).
   // Less an earlier file of its name another session moved away (trial 105 F2).
-  const m = withRenames(store, findTouches(store, typed, opts.cwd));
+  // With the reads of shell commands (`cat f`, `Get-Content f`: trial 130 F2).
+  const m = withRenames(
+    store,
+    findTouches(store, typed, opts.cwd, (name) => shellReadRows(store, name)),
+  );
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
   // Matched by the name alone, the file here is not one any session recorded: its line's
   // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`
@@ -415,6 +423,7 @@ function entry(
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
     reads: 0,
+    shellReads: 0,
     edits: 0,
     writes: 0,
     failed: 0,
@@ -439,7 +448,10 @@ function entry(
       continue;
     }
     if (t.op === "read") {
-      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) e.reads++;
+      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) {
+        e.reads++;
+        if (t.shell) e.shellReads++;
+      }
       continue;
     }
     if (t.op === "edit") e.edits++;

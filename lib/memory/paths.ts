@@ -60,6 +60,8 @@ export interface FileTouch {
   time: number | null;
   /** Position of the call in its session. */
   seq: number;
+  /** A read of a shell command (`cat f`: ./shell_reads.ts), no `files` row. */
+  shell?: true;
 }
 
 /** Result of {@link findTouches}. */
@@ -172,8 +174,15 @@ function isRelative(p: string): boolean {
  * @param typed a path as a person typed it: absolute, relative to `cwd`, or a
  *   bare file name.
  * @param cwd the directory relative paths resolve against.
+ * @param more rows for a file name besides its `files` rows (`blame`: the reads of shell
+ *   commands, ./shell_reads.ts); one of an event that recorded the path itself is left out.
  */
-export function findTouches(store: Store, typed: string, cwd: string): TouchMatch {
+export function findTouches(
+  store: Store,
+  typed: string,
+  cwd: string,
+  more?: (name: string) => Array<FileAtRow & { shell?: true }>,
+): TouchMatch {
   const target = absoluteTarget(typed, cwd);
   const want = parts(target);
   // Through a symlink (`~/link/src/app.py`), the file it leads to is the one recorded.
@@ -186,8 +195,15 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const asTyped = isRelative(typed.trim()) && typedParts.length >= 2 ? typedParts : null;
   const base = want[want.length - 1];
   if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
-  const touchesOf = (name: string) =>
-    Q.fileTouches.all(store, { like: "%/" + name.replace(/[\\%_]/g, (c) => `\\${c}`), path: name });
+  const touchesOf = (name: string) => {
+    const rows: Array<FileAtRow & { shell?: true }> = Q.fileTouches.all(store, {
+      like: "%/" + name.replace(/[\\%_]/g, (c) => `\\${c}`),
+      path: name,
+    });
+    if (!more) return rows;
+    const recorded = new Set(rows.map((r) => `${r.event_id} ${r.path}`));
+    return [...rows, ...more(name).filter((r) => !recorded.has(`${r.event_id} ${r.path}`))];
+  };
   const rows = touchesOf(base);
   // A symlink to a file of another name (trial 10: `alias.py` -> `calc.py` touched nothing).
   const realBase = wantReal?.[wantReal.length - 1];
@@ -253,7 +269,7 @@ export function matchLabel(m: Pick<TouchMatch, "match" | "recorded">): string {
 }
 
 /** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */
-export function toTouch(r: FileAtRow): FileTouch {
+export function toTouch(r: FileAtRow & { shell?: true }): FileTouch {
   return {
     id: r.id,
     sessionId: r.session_id,
@@ -266,6 +282,7 @@ export function toTouch(r: FileAtRow): FileTouch {
     failed: r.failed === 1,
     time: r.time ?? null,
     seq: r.seq,
+    ...(r.shell ? { shell: true as const } : {}),
   };
 }
 
