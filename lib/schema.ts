@@ -1024,6 +1024,16 @@ export const Q = {
       AND f.event_id NOT IN (SELECT event_id FROM replays)`,
     ["like", "path"],
   ),
+  /**
+   * The recorded paths that start with `like` (a LIKE pattern over the path with `/` for `\`)
+   * and the sessions that touched them, replays left out (`blame` of a folder: trial 130 F5).
+   */
+  filesLike: query<{ like: string }, { path: string; session: number }>(
+    `SELECT DISTINCT f.path AS path, f.session_id AS session FROM files f
+    WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\'
+      AND f.event_id NOT IN (SELECT event_id FROM replays)`,
+    ["like"],
+  ),
   /** A window of a session's events, `from` and `to` seq included. */
   eventsBetween: query<{ session: number; from: number; to: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,

@@ -26,7 +26,7 @@ import {
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
 import { nameChain } from "../memory/renames.ts";
-import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
+import { filesUnder, type FileUnder, foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -78,7 +78,12 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
     }
   >;
   /** One line per session left out as another file's ({@link BlameResult.away}). */
-  awayText?: string[];
+  awayText?: string[]; /**
+   * With no session found: the files under the path taken as a folder that sessions touched
+   * ({@link filesUnder}; trial 130 F5).
+   */
+
+  under?: FileUnder[];
 }
 
 /**
@@ -110,14 +115,17 @@ export function parseBlame(a: Args, cwd: string): BlameArgs {
 
 /** The sessions that touched the file, newest first. @throws {DejaError} on an unknown --from */
 export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "cwd">): BlameData {
+  const hidden = hiddenOf(store, args.filter, io);
   const r = blame(store, args.path, {
     cwd: io.cwd,
     line: args.line,
     harness: args.filter.harness,
     project: args.filter.project,
     limit: args.limit,
-    hidden: hiddenOf(store, args.filter, io),
+    hidden,
   });
+  // Nothing of this path: it may be a folder whose files sessions touched (trial 130 F5).
+  const under = r.sessions.length ? [] : filesUnder(store, r.target, hidden);
   const awayText = r.away?.map((a) => {
     const by = shortRef(store, a.move.byHarness, a.move.by);
     const head = `left out: ${
@@ -134,6 +142,7 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
   return {
     ...r,
     ...(awayText?.length ? { awayText } : {}),
+    ...(under.length ? { under } : {}),
     typed: args.path,
     sessions: r.sessions.map((s) => ({
       ...s,
@@ -269,6 +278,9 @@ function runBlame(a: Args, io: IO): number {
   // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
   // dozen sessions edited. Before --json, which printed an empty listing with exit 1 (trial 97
   // F7); a path ending in a slash is a folder whether or not it is on this machine.
+  // A folder not on this machine whose files sessions touched is one too (trial 130 F5: "no
+  // session touched …/src" of a folder three of whose files one session edited).
+  if (d.under?.length) throw folderError(d, args, io);
   if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
@@ -320,6 +332,32 @@ function runBlame(a: Args, io: IO): number {
 /** How many of a session's reads were a shell command's: ` (shell)` for all, ` (2 by shell)`. */
 function shellWords(reads: number, shell: number): string {
   return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
+}
+
+/**
+ * The answer to a folder whose files sessions touched: blame takes a file, and the files the
+ * index knows under it are named (the first five; --json: the first 20, with `files_under_total`),
+ * those most sessions touched first. Exit 2, as for any folder.
+ */
+function folderError(d: BlameData, args: BlameArgs, io: Pick<IO, "env">): DejaError {
+  const under = d.under!;
+  const n = under.length;
+  const named = under.slice(0, 5).map((f) =>
+    `${f.inside} (${f.sessions} session${f.sessions === 1 ? "" : "s"})`
+  );
+  const more = n > named.length ? `, … ${n - named.length} more (--json lists 20)` : "";
+  const dir = tilde(d.target, io.env.home);
+  return new DejaError(
+    `${dir} is a folder: blame takes a file; sessions touched ${n} file${
+      n === 1 ? "" : "s"
+    } under it: ${named.join(", ")}${more}`,
+    `deja blame ${shQuote(under[0].path)} for one of them`,
+    2,
+    {
+      files_under: under.slice(0, 20).map((f) => ({ path: f.path, sessions: f.sessions })),
+      files_under_total: n,
+    },
+  );
 }
 
 function sessionLines(

@@ -620,3 +620,38 @@ Deno.test("blame says which reads were a shell command's, in text and --json", a
     ix.cleanup();
   }
 });
+
+// Trial 130 F5: a folder not on this machine, three of whose files a session edited, was "no
+// session touched" it, exit 1.
+Deno.test("blame of a folder whose files sessions touched says it takes a file and names them", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "restyle" },
+      { edit: "/w/app/src/App.jsx", old: "a", new: "b" },
+      { edit: "/w/app/src/App.css", old: "a", new: "b" },
+      { write: "/w/app/src/ui/index.css", content: "body {}\n" },
+      { edit: "/w/app/srcx/other.ts", old: "a", new: "b" },
+      { edit: "/w/other/src/App.jsx", old: "a", new: "b" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: ["/w/app/src"] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    assertEquals(
+      e.message,
+      "/w/app/src is a folder: blame takes a file; sessions touched 3 files under it: " +
+        "App.css (1 session), App.jsx (1 session), ui/index.css (1 session)",
+    );
+    assertEquals([e.exitCode, e.hint], [2, "deja blame /w/app/src/App.css for one of them"]);
+    assertEquals(e.json?.files_under_total, 3);
+    assertEquals(pipe.out(), "");
+  } finally {
+    ix.cleanup();
+  }
+});
