@@ -418,9 +418,9 @@ function sessionLines(
   // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
+  const when = changeTime(s.changes);
   shown.forEach((ch, i) => {
-    const all = ch.replaceAll ? " (every occurrence)" : "";
-    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}${all}`)}`);
+    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${when(ch)}${where(ch)}${everyWords(ch)}`)}`);
     if (ch.before && ch.before !== before) lines.push(`      said before: ${ch.before}`);
     // What was said after several changes goes under the last of them, the one it follows
     // (trial 52: a closing "Done … 4 passed" under the first of three edits, 12 minutes and a
@@ -431,6 +431,21 @@ function sessionLines(
   const more = earlier.length;
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
   return lines;
+}
+
+/** ` (every occurrence)` of an edit that replaced every occurrence of its old text. */
+function everyWords(ch: BlameChange): string {
+  return ch.replaceAll ? " (every occurrence)" : "";
+}
+
+/**
+ * How a session's changes say their times: to the minute, or to the second when two of them
+ * share a minute (they would read as one time).
+ */
+function changeTime(changes: readonly BlameChange[]): (ch: BlameChange) => string {
+  const minutes = changes.flatMap((x) => x.time ? [Math.floor(x.time / 60_000)] : []);
+  const seconds = new Set(minutes).size < minutes.length;
+  return (ch) => fmtTime(ch.time, seconds);
 }
 
 /**
@@ -451,10 +466,15 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
   const held = s.changes.filter((x) => x.line === s.line);
   const shown = held.slice(-3);
   const lines: string[] = [];
+  // As the listing without a line says them: the mark of a replace-all edit, and seconds where
+  // two changes share a minute (trial 130 F6: the text hid which of two edits wrote the line).
+  const when = changeTime(s.changes);
   for (const ch of shown) {
     lines.push(
       `    ${
-        c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${lineWords(ch.line!, ch.lineUnsure)}`)
+        c.dim(
+          `${ch.op.padEnd(5)} ${when(ch)}${everyWords(ch)}  ${lineWords(ch.line!, ch.lineUnsure)}`,
+        )
       }`,
     );
     if (ch.before) lines.push(`      said before: ${ch.before}`);

@@ -655,3 +655,52 @@ Deno.test("blame of a folder whose files sessions touched says it takes a file a
     ix.cleanup();
   }
 });
+
+// Trial 130 F6: `blame notes.txt:3` (the line a replace-all edit wrote) said `edit 10:00 wrote
+// the line` without the mark --json gives, the time of both edits to the minute alike, and
+// "said before: Editing alpha." of the edit before it.
+Deno.test("blame with a line says a replace-all edit's mark, seconds within a minute, and its own words", async () => {
+  const dir = tempDir("deja-blame-f6-");
+  const file = join(dir, "notes.txt");
+  const ix = await indexSessions([{
+    id: "b1a00000-1111-4222-8333-000000000130",
+    cwd: dir,
+    start: "2026-12-01T10:00:00Z",
+    step: 1000,
+    turns: [
+      { user: "change alpha and gamma" },
+      { say: "Editing alpha." },
+      { edit: file, old: "alpha line", new: "ALPHA line" },
+      { edit: file, old: "gamma", new: "GAMMA", all: true },
+      { say: "Done." },
+    ],
+  }]);
+  try {
+    writeFileSync(file, "header\nALPHA line\nGAMMA x GAMMA\n");
+    const pipe = captureIO(ix.env, false);
+    const rc = await blameCmd.run({ values: { junk: true }, positionals: [`${file}:3`] }, pipe.io);
+    assertEquals(rc, 0, pipe.out() + pipe.err());
+    const out = pipe.out();
+    assertStringIncludes(out, "    edit  2026-12-01 10:00:04 (every occurrence)  wrote the line\n");
+    assert(!out.includes("Editing alpha."), out);
+    assertStringIncludes(out, "      said after:  Done.\n");
+    // Without a line: each edit with its own time and words.
+    const all = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { junk: true }, positionals: [file] }, all.io), 0);
+    assertStringIncludes(
+      all.out(),
+      "    edit  2026-12-01 10:00:03\n      said before: Editing alpha.\n" +
+        "    edit  2026-12-01 10:00:04 (every occurrence)\n      said after:  Done.\n",
+    );
+    const json = captureIO(ix.env, false);
+    await blameCmd.run({ values: { json: true, junk: true }, positionals: [`${file}:3`] }, json.io);
+    const changes = JSON.parse(json.out()).sessions[0].changes;
+    assertEquals(
+      changes.map((c: { before: string | null; after: string | null }) => [c.before, c.after]),
+      [["Editing alpha.", null], [null, "Done."]],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});

@@ -280,8 +280,11 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   const every = everyOccurrence(store, shown.flatMap((e) => bySession.get(e.session.id)!));
   for (const e of shown) {
     const touches = bySession.get(e.session.id)!;
+    // Each change's own words: not those said before an earlier change of the file or after a
+    // later one (trial 130 F6: "said before: Editing alpha." under the gamma edit that followed).
+    const seqs = new Set(e.changes.map((c) => c.seq));
     for (const c of e.changes) {
-      Object.assign(c, around(store, e.session.id, c.seq));
+      Object.assign(c, around(store, e.session.id, c.seq, seqs));
       if (touches.some((t) => t.seq === c.seq && t.path === c.path && every.has(t.id))) {
         c.replaceAll = true;
       }
@@ -591,17 +594,21 @@ function placedMark(t: FileTouch, at: LineAt): "wrote" | null | undefined {
   return added === undefined ? null : added.mark === "+" ? "wrote" : null;
 }
 
-/** Gists of the nearest assistant turns before and after a call, within its user turn. */
-function around(store: Store, sid: number, seq: number) {
+/**
+ * Gists of the nearest assistant turns before and after a call, within its user turn, and not
+ * past another change of the file (`changes`: their seqs): words before an earlier change are
+ * that change's, words after a later one are the later one's.
+ */
+function around(store: Store, sid: number, seq: number, changes: ReadonlySet<number>) {
   const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
   let after: string | null = null;
   for (const e of win) {
     if (e.seq < seq) {
-      if (e.kind === "user") before = null;
+      if (e.kind === "user" || changes.has(e.seq)) before = null;
       else if (e.kind === "assistant" && e.text.trim()) before = gist(e.text);
     } else if (e.seq > seq) {
-      if (e.kind === "user") break;
+      if (e.kind === "user" || changes.has(e.seq)) break;
       if (e.kind === "assistant" && e.text.trim()) {
         after = gist(e.text);
         break;
