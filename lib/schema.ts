@@ -924,6 +924,21 @@ export const Q = {
       AND (instr(text, 'rm') > 0 OR instr(text, 'unlink') > 0) AND instr(text, ?) > 0`,
     ["name", "name"],
   ),
+  /**
+   * {@link Q.commandsInOrder} of every session, of the commands whose text holds `like` (a LIKE
+   * pattern, `\` its escape), with the session and its project, replays left out: those that
+   * may have read a file of that name (lib/memory/shell_reads.ts).
+   */
+  commandsNaming: query<
+    { like: string },
+    CommandAtRow & { session_id: number; project: string | null }
+  >(
+    `SELECT a.*, c.session_id AS session_id, s.project AS project
+    FROM (${COMMANDS_AT()} WHERE c.command LIKE ? ESCAPE '\\'
+      AND c.event_id NOT IN (SELECT event_id FROM replays)) a
+    JOIN commands c ON c.event_id = a.event_id JOIN sessions s ON s.id = c.session_id`,
+    ["like"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,
@@ -1008,6 +1023,16 @@ export const Q = {
     WHERE (replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?)
       AND f.event_id NOT IN (SELECT event_id FROM replays)`,
     ["like", "path"],
+  ),
+  /**
+   * The recorded paths that start with `like` (a LIKE pattern over the path with `/` for `\`)
+   * and the sessions that touched them, replays left out (`blame` of a folder: trial 130 F5).
+   */
+  filesLike: query<{ like: string }, { path: string; session: number }>(
+    `SELECT DISTINCT f.path AS path, f.session_id AS session FROM files f
+    WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\'
+      AND f.event_id NOT IN (SELECT event_id FROM replays)`,
+    ["like"],
   ),
   /** A window of a session's events, `from` and `to` seq included. */
   eventsBetween: query<{ session: number; from: number; to: number }, EventRow>(

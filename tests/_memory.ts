@@ -55,8 +55,9 @@ export type Turn =
 export interface SessionSpec {
   id: string;
   cwd: string;
-  /** ISO time of the first turn; each turn is one minute later. */
+  /** ISO time of the first turn; each turn is one minute later (`step` ms, when given). */
   start: string;
+  step?: number;
   turns: Turn[];
   /**
    * Written as a subagent of session `id` (`<id>/subagents/agent-<agent>.jsonl`,
@@ -112,7 +113,7 @@ export function claudeLines(s: SessionSpec): string[] {
   }
   for (const turn of s.turns) {
     n++;
-    t += 60_000;
+    t += s.step ?? 60_000;
     if ("user" in turn) {
       lines.push(
         JSON.stringify({ ...base(), type: "user", message: { role: "user", content: turn.user } }),

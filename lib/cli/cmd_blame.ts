@@ -27,7 +27,7 @@ import {
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
 import { nameChain } from "../memory/renames.ts";
-import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
+import { filesUnder, type FileUnder, foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -79,7 +79,12 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
     }
   >;
   /** One line per session left out as another file's ({@link BlameResult.away}). */
-  awayText?: string[];
+  awayText?: string[]; /**
+   * With no session found: the files under the path taken as a folder that sessions touched
+   * ({@link filesUnder}; trial 130 F5).
+   */
+
+  under?: FileUnder[];
 }
 
 /**
@@ -111,14 +116,17 @@ export function parseBlame(a: Args, cwd: string): BlameArgs {
 
 /** The sessions that touched the file, newest first. @throws {DejaError} on an unknown --from */
 export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "cwd">): BlameData {
+  const hidden = hiddenOf(store, args.filter, io);
   const r = blame(store, args.path, {
     cwd: io.cwd,
     line: args.line,
     harness: args.filter.harness,
     project: args.filter.project,
     limit: args.limit,
-    hidden: hiddenOf(store, args.filter, io),
+    hidden,
   });
+  // Nothing of this path: it may be a folder whose files sessions touched (trial 130 F5).
+  const under = r.sessions.length ? [] : filesUnder(store, r.target, hidden);
   const awayText = r.away?.map((a) => {
     const by = shortRef(store, a.move.byHarness, a.move.by);
     const head = `left out: ${
@@ -135,6 +143,7 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
   return {
     ...r,
     ...(awayText?.length ? { awayText } : {}),
+    ...(under.length ? { under } : {}),
     typed: args.path,
     sessions: r.sessions.map((s) => ({
       ...s,
@@ -178,6 +187,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       last: isoTime(s.last),
       paths: s.paths,
       reads: s.reads,
+      shell_reads: s.shellReads,
       edits: s.edits,
       writes: s.writes,
       failed: s.failed,
@@ -269,6 +279,9 @@ function runBlame(a: Args, io: IO): number {
   // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
   // dozen sessions edited. Before --json, which printed an empty listing with exit 1 (trial 97
   // F7); a path ending in a slash is a folder whether or not it is on this machine.
+  // A folder not on this machine whose files sessions touched is one too (trial 130 F5: "no
+  // session touched …/src" of a folder three of whose files one session edited).
+  if (d.under?.length) throw folderError(d, args, io);
   if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
@@ -317,6 +330,37 @@ function runBlame(a: Args, io: IO): number {
   return elsewhere ? 1 : 0;
 }
 
+/** How many of a session's reads were a shell command's: ` (shell)` for all, ` (2 by shell)`. */
+function shellWords(reads: number, shell: number): string {
+  return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
+}
+
+/**
+ * The answer to a folder whose files sessions touched: blame takes a file, and the files the
+ * index knows under it are named (the first five; --json: the first 20, with `files_under_total`),
+ * those most sessions touched first. Exit 2, as for any folder.
+ */
+function folderError(d: BlameData, args: BlameArgs, io: Pick<IO, "env">): DejaError {
+  const under = d.under!;
+  const n = under.length;
+  const named = under.slice(0, 5).map((f) =>
+    `${f.inside} (${f.sessions} session${f.sessions === 1 ? "" : "s"})`
+  );
+  const more = n > named.length ? `, … ${n - named.length} more (--json lists 20)` : "";
+  const dir = tilde(d.target, io.env.home);
+  return new DejaError(
+    `${dir} is a folder: blame takes a file; sessions touched ${n} file${
+      n === 1 ? "" : "s"
+    } under it: ${named.join(", ")}${more}`,
+    `deja blame ${shQuote(under[0].path)} for one of them`,
+    2,
+    {
+      files_under: under.slice(0, 20).map((f) => ({ path: f.path, sessions: f.sessions })),
+      files_under_total: n,
+    },
+  );
+}
+
 function sessionLines(
   s: BlameData["sessions"][number],
   io: Pick<IO, "env">,
@@ -327,7 +371,7 @@ function sessionLines(
   const counts = [
     s.edits && `${s.edits} edit${s.edits === 1 ? "" : "s"}`,
     s.writes && `${s.writes} write${s.writes === 1 ? "" : "s"}`,
-    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
+    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}${shellWords(s.reads, s.shellReads)}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed
@@ -371,14 +415,29 @@ function sessionLines(
   // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
+  const when = changeTime(s.changes);
   for (const { change: ch, before, after } of shown) {
-    const all = ch.replaceAll ? " (every occurrence)" : "";
-    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}${all}`)}`);
+    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${when(ch)}${where(ch)}${everyWords(ch)}`)}`);
     if (before) lines.push(`      said before: ${before}`);
     if (after) lines.push(`      said after:  ${after}`);
   }
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
   return lines;
+}
+
+/** ` (every occurrence)` of an edit that replaced every occurrence of its old text. */
+function everyWords(ch: BlameChange): string {
+  return ch.replaceAll ? " (every occurrence)" : "";
+}
+
+/**
+ * How a session's changes say their times: to the minute, or to the second when two of them
+ * share a minute (they would read as one time).
+ */
+function changeTime(changes: readonly BlameChange[]): (ch: BlameChange) => string {
+  const minutes = changes.flatMap((x) => x.time ? [Math.floor(x.time / 60_000)] : []);
+  const seconds = new Set(minutes).size < minutes.length;
+  return (ch) => fmtTime(ch.time, seconds);
 }
 
 /**
@@ -398,10 +457,15 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
   }
   const { shown, earlier: n, other } = shownChanges(s, true);
   const lines: string[] = [];
+  // As the listing without a line says them: the mark of a replace-all edit, and seconds where
+  // two changes share a minute (trial 130 F6: the text hid which of two edits wrote the line).
+  const when = changeTime(s.changes);
   for (const { change: ch, before, after } of shown) {
     lines.push(
       `    ${
-        c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${lineWords(ch.line!, ch.lineUnsure)}`)
+        c.dim(
+          `${ch.op.padEnd(5)} ${when(ch)}${everyWords(ch)}  ${lineWords(ch.line!, ch.lineUnsure)}`,
+        )
       }`,
     );
     if (before) lines.push(`      said before: ${before}`);

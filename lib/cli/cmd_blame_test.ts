@@ -582,3 +582,125 @@ Deno.test("blame of a bare name several files elsewhere have names each session'
     ix.cleanup();
   }
 });
+
+// Trial 130 F2: a read through the shell is a read, labelled as one in text and --json.
+Deno.test("blame says which reads were a shell command's, in text and --json", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "what is the retry limit" },
+      { bash: "sed -n 1,40p src/retry.ts", out: "const MAX = 3;\n", exit: 0 },
+      { read: "/w/app/src/retry.ts" },
+    ],
+  }, {
+    id: "b1a40000-1111-4222-8333-444455556667",
+    cwd: "/w/app",
+    start: "2026-11-02T10:00:00Z",
+    turns: [{ user: "show it" }, { bash: "cat src/retry.ts", out: "x\n", exit: 0 }],
+  }]);
+  const args = { values: {}, positionals: ["/w/app/src/retry.ts"] };
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run(args, pipe.io), 0);
+    assertStringIncludes(pipe.out(), "  1 read (shell)\n");
+    assertStringIncludes(pipe.out(), "  2 reads (1 by shell)\n");
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(
+      doc.sessions.map((s: { reads: number; shell_reads: number }) => [s.reads, s.shell_reads]),
+      [
+        [1, 1],
+        [2, 1],
+      ],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 130 F5: a folder not on this machine, three of whose files a session edited, was "no
+// session touched" it, exit 1.
+Deno.test("blame of a folder whose files sessions touched says it takes a file and names them", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "restyle" },
+      { edit: "/w/app/src/App.jsx", old: "a", new: "b" },
+      { edit: "/w/app/src/App.css", old: "a", new: "b" },
+      { write: "/w/app/src/ui/index.css", content: "body {}\n" },
+      { edit: "/w/app/srcx/other.ts", old: "a", new: "b" },
+      { edit: "/w/other/src/App.jsx", old: "a", new: "b" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: ["/w/app/src"] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    assertEquals(
+      e.message,
+      "/w/app/src is a folder: blame takes a file; sessions touched 3 files under it: " +
+        "App.css (1 session), App.jsx (1 session), ui/index.css (1 session)",
+    );
+    assertEquals([e.exitCode, e.hint], [2, "deja blame /w/app/src/App.css for one of them"]);
+    assertEquals(e.json?.files_under_total, 3);
+    assertEquals(pipe.out(), "");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 130 F6: `blame notes.txt:3` (the line a replace-all edit wrote) said `edit 10:00 wrote
+// the line` without the mark --json gives, the time of both edits to the minute alike, and
+// "said before: Editing alpha." of the edit before it.
+Deno.test("blame with a line says a replace-all edit's mark, seconds within a minute, and its own words", async () => {
+  const dir = tempDir("deja-blame-f6-");
+  const file = join(dir, "notes.txt");
+  const ix = await indexSessions([{
+    id: "b1a00000-1111-4222-8333-000000000130",
+    cwd: dir,
+    start: "2026-12-01T10:00:00Z",
+    step: 1000,
+    turns: [
+      { user: "change alpha and gamma" },
+      { say: "Editing alpha." },
+      { edit: file, old: "alpha line", new: "ALPHA line" },
+      { edit: file, old: "gamma", new: "GAMMA", all: true },
+      { say: "Done." },
+    ],
+  }]);
+  try {
+    writeFileSync(file, "header\nALPHA line\nGAMMA x GAMMA\n");
+    const pipe = captureIO(ix.env, false);
+    const rc = await blameCmd.run({ values: { junk: true }, positionals: [`${file}:3`] }, pipe.io);
+    assertEquals(rc, 0, pipe.out() + pipe.err());
+    const out = pipe.out();
+    assertStringIncludes(out, "    edit  2026-12-01 10:00:04 (every occurrence)  wrote the line\n");
+    assert(!out.includes("Editing alpha."), out);
+    assertStringIncludes(out, "      said after:  Done.\n");
+    // Without a line: each edit with its own time and words.
+    const all = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: { junk: true }, positionals: [file] }, all.io), 0);
+    assertStringIncludes(
+      all.out(),
+      "    edit  2026-12-01 10:00:03\n      said before: Editing alpha.\n" +
+        "    edit  2026-12-01 10:00:04 (every occurrence)\n      said after:  Done.\n",
+    );
+    const json = captureIO(ix.env, false);
+    await blameCmd.run({ values: { json: true, junk: true }, positionals: [`${file}:3`] }, json.io);
+    const changes = JSON.parse(json.out()).sessions[0].changes;
+    assertEquals(
+      changes.map((c: { before: string | null; after: string | null }) => [c.before, c.after]),
+      [["Editing alpha.", null], [null, "Done."]],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});

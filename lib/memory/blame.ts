@@ -2,7 +2,8 @@
  * `blame`: the sessions that read, edited or wrote a file, newest first, each
  * with the reasoning around its changes. Reads, edits and writes are counted
  * by call: a call that recorded several spans of the file (a Cursor
- * `edit_file`'s diff chunks, a MultiEdit's pairs) is one change.
+ * `edit_file`'s diff chunks, a MultiEdit's pairs) is one change. Reads include those of
+ * shell commands (`cat f`, `Get-Content f`: ./shell_reads.ts), counted apart as well.
  *
  * Line rule (`path:line`): the file as it is now is read (when it exists and
  * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
@@ -40,6 +41,7 @@ import {
   wholeOccurrences,
 } from "./edit_lines.ts";
 import { gist } from "./text.ts";
+import { shellReadRows } from "./shell_reads.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
@@ -95,6 +97,8 @@ export interface BlameSession {
   paths: string[];
   /** Reads that found the file (a failed read counts in `failed`); all counts are of calls. */
   reads: number;
+  /** Of `reads`, those of a shell command (`cat f`, `sed -n 1,80p f`: ./shell_reads.ts). */
+  shellReads: number;
   /** Edit calls (one however many spans it recorded). */
   edits: number;
   /** Write calls. */
@@ -224,7 +228,11 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   // Under the names the file had before a session moved it here too (trial 97 F1).
   // Less an earlier file of its name another session moved away (trial 105 F2).
-  const m = withRenames(store, findTouches(store, typed, opts.cwd));
+  // With the reads of shell commands (`cat f`, `Get-Content f`: trial 130 F2).
+  const m = withRenames(
+    store,
+    findTouches(store, typed, opts.cwd, (name) => shellReadRows(store, name)),
+  );
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
   // Matched by the name alone, the file here is not one any session recorded: its line's
   // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`
@@ -272,8 +280,11 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   const every = everyOccurrence(store, shown.flatMap((e) => bySession.get(e.session.id)!));
   for (const e of shown) {
     const touches = bySession.get(e.session.id)!;
+    // Each change's own words: not those said before an earlier change of the file or after a
+    // later one (trial 130 F6: "said before: Editing alpha." under the gamma edit that followed).
+    const seqs = new Set(e.changes.map((c) => c.seq));
     for (const c of e.changes) {
-      Object.assign(c, around(store, e.session.id, c.seq));
+      Object.assign(c, around(store, e.session.id, c.seq, seqs));
       if (touches.some((t) => t.seq === c.seq && t.path === c.path && every.has(t.id))) {
         c.replaceAll = true;
       }
@@ -415,6 +426,7 @@ function entry(
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
     reads: 0,
+    shellReads: 0,
     edits: 0,
     writes: 0,
     failed: 0,
@@ -439,7 +451,10 @@ function entry(
       continue;
     }
     if (t.op === "read") {
-      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) e.reads++;
+      if (!gone?.has(`${t.seq} ${resolvedIn(t.path, s.project) ?? t.path}`)) {
+        e.reads++;
+        if (t.shell) e.shellReads++;
+      }
       continue;
     }
     if (t.op === "edit") e.edits++;
@@ -579,17 +594,21 @@ function placedMark(t: FileTouch, at: LineAt): "wrote" | null | undefined {
   return added === undefined ? null : added.mark === "+" ? "wrote" : null;
 }
 
-/** Gists of the nearest assistant turns before and after a call, within its user turn. */
-function around(store: Store, sid: number, seq: number) {
+/**
+ * Gists of the nearest assistant turns before and after a call, within its user turn, and not
+ * past another change of the file (`changes`: their seqs): words before an earlier change are
+ * that change's, words after a later one are the later one's.
+ */
+function around(store: Store, sid: number, seq: number, changes: ReadonlySet<number>) {
   const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
   let after: string | null = null;
   for (const e of win) {
     if (e.seq < seq) {
-      if (e.kind === "user") before = null;
+      if (e.kind === "user" || changes.has(e.seq)) before = null;
       else if (e.kind === "assistant" && e.text.trim()) before = gist(e.text);
     } else if (e.seq > seq) {
-      if (e.kind === "user") break;
+      if (e.kind === "user" || changes.has(e.seq)) break;
       if (e.kind === "assistant" && e.text.trim()) {
         after = gist(e.text);
         break;

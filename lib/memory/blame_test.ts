@@ -664,3 +664,58 @@ Deno.test("blame of a line whose text repeats says a mark told by the text alone
     ix.cleanup();
   }
 });
+
+// Trial 130 F2: a file read only through the shell (`Get-Content f`, `sed -n 1,200p f`) was
+// "no session touched" it, though blame lists the sessions that read a file.
+Deno.test("blame counts the reads of shell commands, and no command that only names the file", async () => {
+  const R: SessionSpec = {
+    id: "5e110000-0000-4000-8000-000000000001",
+    cwd: "/w/sh",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "look at the config" },
+      { bash: "sed -n 1,200p conf/app.toml", out: "[app]\n", exit: 0 },
+      { bash: "cd conf && cat app.toml | head -5", out: "[app]\n", exit: 0 },
+      { bash: "git add conf/app.toml && echo conf/app.toml", out: "", exit: 0 },
+      { read: "/w/sh/conf/app.toml" },
+    ],
+  };
+  const G: SessionSpec = {
+    id: "5e110000-0000-4000-8000-000000000002",
+    cwd: "/w/sh",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "stage it" },
+      {
+        bash: "git add conf/app.toml; rm -f conf/app.toml.bak; sed -i s/a/b/ conf/app.toml",
+        out: "",
+        exit: 0,
+      },
+    ],
+  };
+  const W: SessionSpec = {
+    id: "5e110000-0000-4000-8000-000000000003",
+    cwd: "C:\\Users\\u\\Vault",
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "boot it" },
+      { bash: "Get-Content src\\vault\\crew.py", out: "import x\n", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([R, G, W]);
+  try {
+    const r = blame(ix.store, "/w/sh/conf/app.toml", { cwd: "/" });
+    assertEquals(r.match, "exact");
+    assertEquals(
+      r.sessions.map((s) => [s.session.native_id, s.reads, s.shellReads, s.edits]),
+      [[R.id, 3, 2, 0]],
+    );
+    const w = blame(ix.store, "C:\\Users\\u\\Vault\\src\\vault\\crew.py", { cwd: "/" });
+    assertEquals(w.match, "exact");
+    assertEquals(w.sessions.map((s) => [s.session.native_id, s.reads, s.shellReads]), [
+      [W.id, 1, 1],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -74,8 +74,11 @@ function moveArgs(args: readonly string[], git: boolean) {
   return { names: names.filter((w) => w !== ""), into, file, dryRun };
 }
 
-/** The commands of `line`, each as its words. */
-function commands(line: string): string[][] {
+/**
+ * The commands of `line`, each as its words. `literalBackslash`: a backslash is a character
+ * of the word, as PowerShell and cmd read it (`src\app\crew.py`), not an escape.
+ */
+export function commands(line: string, literalBackslash = false): string[][] {
   const out: string[][] = [];
   let words: string[] = [];
   let word = "";
@@ -95,8 +98,9 @@ function commands(line: string): string[][] {
     const ch = line[i];
     if (quote) {
       if (ch === quote) quote = null;
-      else if (ch === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
-      else word += ch;
+      else if (ch === "\\" && quote === '"' && !literalBackslash && i + 1 < line.length) {
+        word += line[++i];
+      } else word += ch;
       continue;
     }
     if (ch === ">" || ch === "<" || (ch === "&" && line[i + 1] === ">")) {
@@ -128,7 +132,7 @@ function commands(line: string): string[][] {
     if (ch === "'" || ch === '"') {
       quote = ch;
       open = true;
-    } else if (ch === "\\" && i + 1 < line.length) {
+    } else if (ch === "\\" && !literalBackslash && i + 1 < line.length) {
       word += line[++i];
       open = true;
     } else if (ch === "\n" || ch === ";" || ch === "&" || ch === "|") endCommand();

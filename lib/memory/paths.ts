@@ -60,6 +60,8 @@ export interface FileTouch {
   time: number | null;
   /** Position of the call in its session. */
   seq: number;
+  /** A read of a shell command (`cat f`: ./shell_reads.ts), no `files` row. */
+  shell?: true;
 }
 
 /** Result of {@link findTouches}. */
@@ -172,8 +174,15 @@ function isRelative(p: string): boolean {
  * @param typed a path as a person typed it: absolute, relative to `cwd`, or a
  *   bare file name.
  * @param cwd the directory relative paths resolve against.
+ * @param more rows for a file name besides its `files` rows (`blame`: the reads of shell
+ *   commands, ./shell_reads.ts); one of an event that recorded the path itself is left out.
  */
-export function findTouches(store: Store, typed: string, cwd: string): TouchMatch {
+export function findTouches(
+  store: Store,
+  typed: string,
+  cwd: string,
+  more?: (name: string) => Array<FileAtRow & { shell?: true }>,
+): TouchMatch {
   const target = absoluteTarget(typed, cwd);
   const want = parts(target);
   // Through a symlink (`~/link/src/app.py`), the file it leads to is the one recorded.
@@ -186,8 +195,15 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const asTyped = isRelative(typed.trim()) && typedParts.length >= 2 ? typedParts : null;
   const base = want[want.length - 1];
   if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
-  const touchesOf = (name: string) =>
-    Q.fileTouches.all(store, { like: "%/" + name.replace(/[\\%_]/g, (c) => `\\${c}`), path: name });
+  const touchesOf = (name: string) => {
+    const rows: Array<FileAtRow & { shell?: true }> = Q.fileTouches.all(store, {
+      like: "%/" + name.replace(/[\\%_]/g, (c) => `\\${c}`),
+      path: name,
+    });
+    if (!more) return rows;
+    const recorded = new Set(rows.map((r) => `${r.event_id} ${r.path}`));
+    return [...rows, ...more(name).filter((r) => !recorded.has(`${r.event_id} ${r.path}`))];
+  };
   const rows = touchesOf(base);
   // A symlink to a file of another name (trial 10: `alias.py` -> `calc.py` touched nothing).
   const realBase = wantReal?.[wantReal.length - 1];
@@ -235,6 +251,50 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   return { target, match, touches, anchors, ...(recorded ? { recorded } : {}) };
 }
 
+/** A file under a folder that sessions touched ({@link filesUnder}). */
+export interface FileUnder {
+  /** As recorded. */
+  path: string;
+  /** Its path inside the folder, `/` between its parts. */
+  inside: string;
+  /** Sessions that touched it, those left out aside. */
+  sessions: number;
+}
+
+/**
+ * The recorded files under folder `folder` (made whole as {@link absoluteTarget} makes a typed
+ * path; a Windows one without regard to case), the sessions of `hidden` left out, those most
+ * sessions touched first, then by path (`blame` of a folder: trial 130 F5).
+ */
+export function filesUnder(
+  store: Store,
+  folder: string,
+  hidden?: ReadonlySet<number>,
+): FileUnder[] {
+  const want = parts(folder);
+  if (!want.length) return [];
+  const like = "%" + want.join("/").replace(/[\\%_]/g, (c) => `\\${c}`) + "/%";
+  const by = new Map<string, { path: string; inside: string; s: Set<number> }>();
+  for (const r of Q.filesLike.all(store, { like })) {
+    if (hidden?.has(r.session)) continue;
+    const got = parts(r.path);
+    const fold = isWindowsDrivePath(r.path);
+    // The whole folder, from the root: not one of its name elsewhere (the LIKE ignores case).
+    if (got.length <= want.length || !isAbsoluteAny(r.path)) continue;
+    if (commonTail(got.slice(0, want.length), want, fold) !== want.length) continue;
+    // One file recorded with either separator (or another case, on Windows) is one.
+    const inside = got.slice(want.length).join("/");
+    const key = fold ? inside.toLowerCase() : inside;
+    const at = by.get(key) ?? { path: r.path, inside, s: new Set() };
+    by.set(key, at);
+    at.s.add(r.session);
+  }
+  return [...by.values()].map(({ path, inside, s }) => ({ path, inside, sessions: s.size }))
+    .sort((a, b) =>
+      b.sessions - a.sessions || (a.inside < b.inside ? -1 : a.inside > b.inside ? 1 : 0)
+    );
+}
+
 /**
  * The path a listing names as the file found: the typed path made absolute
  * for an exact match, the record for an exact match of a relative record
@@ -253,7 +313,7 @@ export function matchLabel(m: Pick<TouchMatch, "match" | "recorded">): string {
 }
 
 /** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */
-export function toTouch(r: FileAtRow): FileTouch {
+export function toTouch(r: FileAtRow & { shell?: true }): FileTouch {
   return {
     id: r.id,
     sessionId: r.session_id,
@@ -266,6 +326,7 @@ export function toTouch(r: FileAtRow): FileTouch {
     failed: r.failed === 1,
     time: r.time ?? null,
     seq: r.seq,
+    ...(r.shell ? { shell: true as const } : {}),
   };
 }
 

@@ -248,16 +248,16 @@ export function sessionTime(
 }
 
 /**
- * `YYYY-MM-DD HH:MM` in the local zone, or `-`: read from the system's zone file
- * (core/localzone.ts), which spares a cold command the runtime's zone set-up.
+ * `YYYY-MM-DD HH:MM` in the local zone (`HH:MM:SS` with `seconds`), or `-`: read from the
+ * system's zone file (core/localzone.ts), which spares a cold command the runtime's zone set-up.
  */
-export function localTime(ms: number | null | undefined): string {
+export function localTime(ms: number | null | undefined, seconds = false): string {
   if (!ms) return "-";
   const d = localClock(ms);
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${
     p(d.getUTCHours())
-  }:${p(d.getUTCMinutes())}`;
+  }:${p(d.getUTCMinutes())}${seconds ? `:${p(d.getUTCSeconds())}` : ""}`;
 }
 
 /** A command that runs a test suite. */

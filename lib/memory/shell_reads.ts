@@ -1,0 +1,199 @@
+/**
+ * Files a shell command read: `cat f`, `sed -n 1,200p f`, `head`, `tail`, `nl`, `less`,
+ * `more`, `bat`, PowerShell's `Get-Content` (`gc`, and `type` in a Windows project), so that
+ * `blame` counts the reads of harnesses that read files only through their shell (Codex), or
+ * sometimes do (Claude's Bash, Crush's bash, Gemini's run_shell_command; trial 130 F2).
+ *
+ * Rule: a command line is split as lib/memory/moves.ts splits it (`commands`: at `;`, `&&`,
+ * `||`, `|` and line breaks, redirections left out). Each command whose program is a read verb
+ * read the files it names: its words that are not options or an option's value (`head -n 50
+ * f`), nor `sed`'s script; a `sed` with `-i` edits and reads nothing here. Any other command
+ * reads nothing, whatever it names (`git add f`, `rm f`, `echo f`). A word that may stand for
+ * other text (a glob, a variable, `~`) names nothing. A `cd` (`Set-Location`, `pushd`) to a
+ * folder named plainly is followed; after any other the reading stops. Relative names resolve
+ * against the session's project, the folder the harness ran commands in unless a `cd` or a
+ * work directory the store does not keep in the commands table said otherwise; in a Windows
+ * project a backslash is a separator, not an escape.
+ *
+ * Read at query time from the `commands` table: no index is read again for it.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { FileAtRow } from "../rows.ts";
+import { isAbsoluteAny, isWindowsDrivePath } from "../../core/paths.ts";
+import { absoluteTarget } from "./paths.ts";
+import { commands } from "./moves.ts";
+import { outcomeOf, runFacts } from "./outcome.ts";
+
+/** A word that may stand for other text than itself (a glob, a variable, a `~`). */
+const NOT_LITERAL = /[*?[\]$`~{}]/;
+
+/** The read verbs and the options of each that take a value (the next word, when apart). */
+const READERS: Record<string, ReadonlySet<string>> = {
+  cat: new Set(),
+  head: new Set(["-n", "-c", "--lines", "--bytes"]),
+  tail: new Set(["-n", "-c", "--lines", "--bytes", "-s", "--sleep-interval", "--pid"]),
+  nl: new Set(["-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "-w"]),
+  less: new Set(["-b", "-h", "-j", "-k", "-o", "-O", "-p", "-P", "-t", "-T", "-x", "-y", "-z"]),
+  more: new Set(["-n"]),
+  bat: new Set([
+    "-l",
+    "--language",
+    "-r",
+    "--line-range",
+    "-H",
+    "--highlight-line",
+    "-m",
+    "--map-syntax",
+    "--style",
+    "--theme",
+    "--paging",
+    "--color",
+    "--decorations",
+    "--tabs",
+    "--wrap",
+    "--terminal-width",
+    "--file-name",
+    "--pager",
+  ]),
+  sed: new Set(["-e", "--expression", "-f", "--file", "-l", "--line-length"]),
+};
+READERS.batcat = READERS.bat;
+
+/** PowerShell's `Get-Content` options that take a value (named lower-case: they ignore case). */
+const GET_CONTENT = new Set([
+  "-totalcount",
+  "-head",
+  "-first",
+  "-tail",
+  "-last",
+  "-readcount",
+  "-encoding",
+  "-delimiter",
+  "-filter",
+  "-include",
+  "-exclude",
+  "-stream",
+  "-credential",
+]);
+/** PowerShell's options whose value is the file. */
+const PATH_OPTIONS = new Set(["-path", "-literalpath", "-lp", "-pspath"]);
+
+/** The folder changers whose one plain argument is followed. */
+const CD = new Set(["cd", "pushd", "chdir", "set-location", "sl", "push-location"]);
+
+/** The files `words` (one command) read, as written; empty when its program reads none. */
+function readNames(words: readonly string[], windows: boolean): string[] {
+  const verb = words[0];
+  const lower = verb.toLowerCase();
+  const args = words.slice(1);
+  const names: string[] = [];
+  if (lower === "get-content" || lower === "gc" || (windows && lower === "type")) {
+    for (let i = 0; i < args.length; i++) {
+      const w = args[i].toLowerCase();
+      if (PATH_OPTIONS.has(w)) names.push(args[++i] ?? "");
+      else if (GET_CONTENT.has(w)) i++;
+      else if (!w.startsWith("-") || w === "-") names.push(args[i]);
+    }
+    return names;
+  }
+  // In a Windows project `cat` may be PowerShell's `Get-Content`, whose `-Path` names the file.
+  const takes = READERS[verb];
+  if (!takes) return names;
+  const sed = verb === "sed";
+  let script = !sed;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w === "--") {
+      names.push(...args.slice(i + 1));
+      break;
+    }
+    if (w.startsWith("-") && w !== "-") {
+      // In place: it changed the file, which the edit tools' rows say when they do.
+      if (sed && (w === "--in-place" || w.startsWith("--in-place=") || /^-[^-]*i/.test(w))) {
+        return [];
+      }
+      if (sed && /^(-e|--expression|-f|--file)/.test(w)) script = true;
+      if (takes.has(w) || (windows && PATH_OPTIONS.has(w.toLowerCase()))) i++;
+      continue;
+    }
+    if (!script) {
+      script = true;
+      continue;
+    }
+    names.push(w);
+  }
+  return names;
+}
+
+/**
+ * The files command line `line` read (see the module rule), whole when `project` (the folder
+ * it ran in) is absolute, else as written (joined to a `cd`'s folder).
+ *
+ * @example shellReadPaths("cd src && sed -n 1,80p app.py | nl", "/w/p") // ["/w/p/src/app.py"]
+ */
+export function shellReadPaths(line: string, project: string | null): string[] {
+  const windows = project !== null && isWindowsDrivePath(project);
+  let base = project && isAbsoluteAny(project) ? project : undefined;
+  let dir = "";
+  const at = (p: string) =>
+    base ? absoluteTarget(p, base) : dir && !isAbsoluteAny(p) ? join(dir, p) : p;
+  const out: string[] = [];
+  for (let words of commands(line, windows)) {
+    while (words.length && (words[0] === "sudo" || /^[A-Za-z_]\w*=/.test(words[0]))) {
+      words = words.slice(1);
+    }
+    if (!words.length) continue;
+    if (CD.has(words[0].toLowerCase())) {
+      const to = words.slice(1).filter((w) => w !== "--" && !PATH_OPTIONS.has(w.toLowerCase()));
+      if (to.length !== 1 || to[0] === "-" || to[0].startsWith("-") || NOT_LITERAL.test(to[0])) {
+        break;
+      }
+      if (base) base = absoluteTarget(to[0], base);
+      else dir = at(to[0]);
+      continue;
+    }
+    for (const name of readNames(words, windows)) {
+      if (name && name !== "-" && !NOT_LITERAL.test(name)) out.push(at(name));
+    }
+  }
+  return out;
+}
+
+/**
+ * `files` rows for the reads of shell commands of any session that name `name` (a file name),
+ * marked `shell`: the command's event and place, failed when the run failed
+ * (lib/memory/outcome.ts), row ids below zero (no `files` row holds them).
+ */
+export function shellReadRows(store: Store, name: string): Array<FileAtRow & { shell: true }> {
+  const like = "%" + name.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  const out: Array<FileAtRow & { shell: true }> = [];
+  const wanted = name.toLowerCase();
+  for (const r of Q.commandsNaming.all(store, { like })) {
+    const paths = shellReadPaths(r.command, r.project).filter((p) =>
+      (p.split(/[\\/]/).at(-1) ?? "").toLowerCase() === wanted
+    );
+    if (!paths.length) continue;
+    const failed = outcomeOf(runFacts(r)) === "failed" ? 1 : 0;
+    for (const path of new Set(paths)) {
+      out.push({
+        id: -r.event_id,
+        event_id: r.event_id,
+        session_id: r.session_id,
+        call_id: r.call_id,
+        path,
+        op: "read",
+        old: null,
+        new: null,
+        failed,
+        time: r.time,
+        seq: r.seq,
+        shell: true,
+      });
+    }
+  }
+  return out;
+}

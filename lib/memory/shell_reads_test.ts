@@ -1,0 +1,57 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { shellReadPaths } from "./shell_reads.ts";
+
+Deno.test("shellReadPaths reads the files of read verbs, options and sed's script aside", () => {
+  const p = "/w/p";
+  assertEquals(shellReadPaths("cat a.py", p), ["/w/p/a.py"]);
+  assertEquals(shellReadPaths("sed -n 1,200p src/app.py", p), ["/w/p/src/app.py"]);
+  assertEquals(shellReadPaths("sed -n -e 5p x.py y.py", p), ["/w/p/x.py", "/w/p/y.py"]);
+  assertEquals(shellReadPaths("head -n 50 a.py && tail -20 /etc/hosts", p), [
+    "/w/p/a.py",
+    "/etc/hosts",
+  ]);
+  assertEquals(shellReadPaths("nl -ba a.py | sed -n '10,40p'", p), ["/w/p/a.py"]);
+  assertEquals(shellReadPaths("bat -r 1:40 --style=plain a.py", p), ["/w/p/a.py"]);
+  assertEquals(shellReadPaths("cd src && cat app.py 2>/dev/null", p), ["/w/p/src/app.py"]);
+  assertEquals(shellReadPaths("cat a.py", null), ["a.py"]);
+  assertEquals(shellReadPaths("cd src && cat app.py", null), ["src/app.py"]);
+});
+
+Deno.test("shellReadPaths reads nothing of commands that only name a file, nor of sed -i", () => {
+  const p = "/w/p";
+  for (
+    const line of [
+      "git add a.py",
+      "rm a.py",
+      "echo a.py",
+      "grep -n foo a.py",
+      "sed -i 's/a/b/' a.py",
+      "sed -ni 1p a.py",
+      "cat > a.py <<'EOF'\nx\nEOF",
+      "cat *.py",
+      "cat $F",
+      "cd $D && cat a.py",
+      "type a.py",
+    ]
+  ) {
+    assertEquals(shellReadPaths(line, p), [], line);
+  }
+});
+
+Deno.test("shellReadPaths reads PowerShell's Get-Content in a Windows project, backslashes as separators", () => {
+  const w = "C:\\Users\\u\\Proj";
+  assertEquals(shellReadPaths("Get-Content pyproject.toml", w), [
+    "C:\\Users\\u\\Proj\\pyproject.toml",
+  ]);
+  assertEquals(
+    shellReadPaths("$i=1; Get-Content src\\pkg\\crew.py | ForEach-Object { $_ }", w),
+    ["C:\\Users\\u\\Proj\\src\\pkg\\crew.py"],
+  );
+  assertEquals(shellReadPaths("gc -TotalCount 20 -Path 'a b.txt'", w), [
+    "C:\\Users\\u\\Proj\\a b.txt",
+  ]);
+  assertEquals(shellReadPaths("type README.md", w), ["C:\\Users\\u\\Proj\\README.md"]);
+  assertEquals(shellReadPaths("Set-Location sub; cat x.ps1", w), [
+    "C:\\Users\\u\\Proj\\sub\\x.ps1",
+  ]);
+});
