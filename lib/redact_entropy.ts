@@ -1,9 +1,10 @@
 /**
  * High-entropy values: a random-looking run of base64 / base64url characters
- * that is the value of an assignment (`key = <run>`, `"key": "<run>"`, 20+
- * characters) or alone on its line (28+ characters), with no provider prefix
- * to recognise it by; and, wherever they stand, three random runs joined by dots
- * in the shape of a Discord bot token (kind `discord_token`).
+ * that is the value of an assignment (`key = <run>`, `"key": "<run>"`, its quotes
+ * JSON-escaped too: `value: \"<run>\"`; 20+ characters) or alone on its line (28+
+ * characters), with no provider prefix to recognise it by; and, wherever they
+ * stand, three random runs joined by dots in the shape of a Discord bot token
+ * (kind `discord_token`).
  *
  * What survives (look-alikes): hex digests and UUIDs (hex only), integrity
  * hashes (`sha512-…`, Go's `h1:…`), paths (a run with `/`-separated words),
@@ -126,14 +127,14 @@ const PUBLIC_KEY = /public[_.-]?key|pub[_.-]?key/i;
  * diff (`-`, `+`; trial 130 F4: masked there, the value was masked wherever it was repeated).
  */
 const K8S_NAME =
-  /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\[nr])*(?:\s*\d+(?:[|→:]|\\t)?|[-+])?\s*value:\s*\\*["']?$/;
+  /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\+[nr])*(?:\s*\d+(?:[|→:]|\\+t)?|[-+])?\s*value:\s*\\*["']?$/;
 
 /** The run at `s` is the value of a request id (`"request_id": "…"`, `x-request-id: …`, `request id: …`). */
 function isRequestId(text: string, s: number): boolean {
   return REQUEST_ID_KEY.test(text.slice(Math.max(0, s - 40), s));
 }
 
-const REQUEST_ID_KEY = /(?:^|[^A-Za-z])req(?:uest)?[ _-]?id\\?["']?\s*[:=]\s*\\?["']?$/i;
+const REQUEST_ID_KEY = /(?:^|[^A-Za-z])req(?:uest)?[ _-]?id\\*["']?\s*[:=]\s*\\*["']?$/i;
 
 /** A high-entropy value found in a text: [start, end) offsets. */
 export interface Span {
@@ -246,21 +247,30 @@ export function longRuns(text: string): number[] {
   return out;
 }
 
-/** The run at `s` follows `<word>["']? [:=] ["']?`. */
+/**
+ * The run at `s` follows `<word>["']? [:=] ["']?`, each quote maybe JSON-escaped once or more
+ * (`\"key\": \"…`, `value: \\\"…`: a tool's output holding JSON, JSON inside JSON).
+ */
 function isAssignmentValue(text: string, s: number): boolean {
   let j = s - 1;
-  if (text[j] === '"' || text[j] === "'") j--;
+  if (text[j] === '"' || text[j] === "'") j = skipBackslashes(text, j - 1);
   while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
   if (text[j] !== "=" && text[j] !== ":") return false;
   if (text.slice(Math.max(0, j - 7), j) === "base64,") return false;
   if (text[j] === ":" && text.slice(Math.max(0, j - 2), j) === "h1") return false;
   j--;
-  if (text[j] === '"' || text[j] === "'") j--;
+  if (text[j] === '"' || text[j] === "'") j = skipBackslashes(text, j - 1);
   while (j >= 0 && text[j] === " ") j--;
   // A word (key) must end here: letters, digits, _ . -
   const end = j + 1;
   while (j >= 0 && /[A-Za-z0-9_.-]/.test(text[j])) j--;
   return end - (j + 1) >= 2;
+}
+
+/** The index before the backslashes ending at `j` (`j` itself when there is none). */
+function skipBackslashes(text: string, j: number): number {
+  while (j >= 0 && text.charCodeAt(j) === 92) j--;
+  return j;
 }
 
 /** The run [s, e) is all of its line but quotes and blanks, and no neighbour line is another run. */

@@ -235,14 +235,15 @@ export const RULES: Rule[] = [
   { kind: "basic_auth", re: String.raw`\b(?:[Bb]asic|BASIC)\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)` },
   {
     // A line of a .env file (or of a shell script) whose name says secret: the whole rest
-    // of the line is the value, quoted or not; a lone "\n" (JSON-escaped text) ends a line
-    // too; a line number in front (`cat -n`, a read tool's `12→`) is allowed.
+    // of the line is the value, quoted or not (its quotes JSON-escaped too: `\"…\"`); a lone
+    // "\n" (JSON-escaped text) ends a line too; a line number in front (`cat -n`, a read
+    // tool's `12→`) is allowed.
     kind: "assignment",
     line: true,
     re: String
       .raw`(?<=^|\n|\\n)(?:[ \t]*\d+(?:\t|→|:|\|)[ \t]?)?(?:export[ \t]+)?[A-Za-z0-9_]*?(?:${
       ENV_WORDS.join("|")
-    })[A-Za-z0-9_]*=["']?(?<v>(?!=)(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
+    })[A-Za-z0-9_]*=(?:\\*["'])?(?<v>(?!=)(?<=")[^"\\\n]+(?=\\*")|(?<=')[^'\\\n]+(?=\\*')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)(?:\\*["'])?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
   },
   {
     // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too, or

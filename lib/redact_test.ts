@@ -834,3 +834,73 @@ Deno.test("redact masks a quoted .netrc password, PHP define() and REDISCLI_AUTH
     assertEquals(redact(text, {}), text);
   }
 });
+
+// --- Secrets between JSON-escaped quotes ---------------------------------------------------
+// A high-entropy value after a key between JSON-escaped quotes (`value: \"…\"`, a tool's output
+// holding JSON; `\\\"` in JSON inside JSON) was left in clear where the same value between plain
+// quotes was masked: the entropy rule's key-before check took only a quote right before the value.
+/** A text as written, JSON-escaped once (a tool's output), twice (JSON inside JSON). */
+const escapings: Array<[string, (s: string) => string]> = [
+  ["as written", (s) => s],
+  ["JSON-escaped", (s) => JSON.stringify(s)],
+  ["JSON-escaped twice", (s) => JSON.stringify(JSON.stringify(s))],
+];
+/** A made-up random value (no real key), built from pieces. */
+const RV = "kJ8s9dF3mQ2x" + "L7pR4tV6wY1z" + "B5nC0hG8";
+
+Deno.test("redact masks a value between JSON-escaped quotes as between plain ones", () => {
+  const cases: Array<[string, string, string]> = [
+    [`value: "${RV}"`, `value: "#"`, "entropy"],
+    [`session_seed = "${RV}"`, `session_seed = "#"`, "entropy"],
+    [`- name: DB_PASSWORD\n  value: "${RV}"`, `- name: DB_PASSWORD\n  value: "#"`, "entropy"],
+    [
+      `- name: VAPID_PRIVATE_KEY\n  value: "${RV}"`,
+      `- name: VAPID_PRIVATE_KEY\n  value: "#"`,
+      "entropy",
+    ],
+    [`"password": "${LW("K")}"`, `"password": "#"`, "assignment"],
+    [`api_key="${RV}"`, `api_key="#"`, "assignment"],
+    [`token: "${LW("L")}"`, `token: "#"`, "assignment"],
+    // A .env line whose name says secret only by its part KEY (no key word of the rule after it).
+    [`ok\nSTRIPE_WEBHOOK_KEY="${LW("M")}"\n`, `ok\nSTRIPE_WEBHOOK_KEY="#"\n`, "assignment"],
+  ];
+  for (const [input, want, kind] of cases) {
+    const mask = want.replace("#", `[redacted:${kind}]`);
+    for (const [how, f] of escapings) {
+      const c: Record<string, number> = {};
+      assertEquals(redact(f(input), c), f(mask), `${how}: ${input}`);
+      assertEquals(c, { [kind]: 1 }, `${how}: ${input}`);
+    }
+  }
+  // A shell-escaped single quote (`\'`) too.
+  assertEquals(redact(`key: \\'${RV}\\'`, {}), `key: \\'[redacted:entropy]\\'`);
+});
+
+Deno.test("redact leaves public keys, SOPS values, UUIDs, SHAs, placeholders and request ids between JSON-escaped quotes", () => {
+  const b64 = (n: number) =>
+    "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1aQ7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga".slice(0, n);
+  for (
+    const text of [
+      `- name: VAPID_PUBLIC_KEY\n  value: "${RV}"`,
+      `    27|  - name: VAPID_PUBLIC_KEY\n    28|    value: "${RV}"\n`,
+      `"publicKey": "${RV}"`,
+      `ok\nVAPID_PUBLIC_KEY="${RV}"\n`,
+      `"data": "ENC[AES256_GCM,data:${b64(24)}==,iv:${b64(43)}=,tag:${b64(22)}==,type:str]"`,
+      `"id": "550e8400-e29b-41d4-a716-446655440000"`,
+      `"commit": "4b825dc642cb6eb9a060e54bf8d69288fbee4904"`,
+      `"api_key": "YOUR_API_KEY_HERE"`,
+      `"password": "<your-password>"`,
+      `"token": "xxxxxxxxxxxxxxxxxxxxxxxx"`,
+      `"request_id": "${RV}"`,
+      `"x-request-id": "${RV}"`,
+      `"requestId": "${RV}"`,
+      `"value": "req_${RV}"`,
+    ]
+  ) {
+    for (const [how, f] of escapings) {
+      const c: Record<string, number> = {};
+      assertEquals(redact(f(text), c), f(text), `${how}: ${text}`);
+      assertEquals(c, {}, `${how}: ${text}`);
+    }
+  }
+});

@@ -185,8 +185,11 @@ export function revisionOf(harness: string): number {
  * F2-F4): a letters-only value between HTML-escaped quotes, sshpass's `-p"…"` and `-p` after its
  * own flags, openssl's `pass:'…'`, a login's and 7-Zip's joined `-p…`, a quoted `.netrc`
  * password, PHP's `define('DB_PASSWORD', '…')` and `…_AUTH=` variables (`REDISCLI_AUTH`).
+ * 3: a high-entropy value after a key between JSON-escaped quotes (`value: \"…\"`, `\\\"…`:
+ * a tool's output holding JSON, a Kubernetes env entry inside it), and a `.env` line's value
+ * between them (`STRIPE_WEBHOOK_KEY=\"…\"`), masked between plain quotes only before.
  */
-export const REDACTION = 2;
+export const REDACTION = 3;
 
 /** {@link READERS} and {@link REVISIONS} in one string, to tell whether a record was made by these readers. */
 export function readersKey(): string {
