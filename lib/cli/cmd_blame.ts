@@ -281,7 +281,7 @@ function runBlame(a: Args, io: IO): number {
   // F7); a path ending in a slash is a folder whether or not it is on this machine.
   // A folder not on this machine whose files sessions touched is one too (trial 130 F5: "no
   // session touched …/src" of a folder three of whose files one session edited).
-  if (d.under?.length) throw folderError(d, args, io);
+  if (d.under?.length) throw folderError(d, io);
   if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
@@ -340,7 +340,7 @@ function shellWords(reads: number, shell: number): string {
  * index knows under it are named (the first five; --json: the first 20, with `files_under_total`),
  * those most sessions touched first. Exit 2, as for any folder.
  */
-function folderError(d: BlameData, args: BlameArgs, io: Pick<IO, "env">): DejaError {
+function folderError(d: BlameData, io: Pick<IO, "env">): DejaError {
   const under = d.under!;
   const n = under.length;
   const named = under.slice(0, 5).map((f) =>
