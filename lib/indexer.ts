@@ -30,7 +30,13 @@ import type {
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REDACTION, REVISIONS } from "./version.ts";
-import { rereadLine, type Revised, revisedStores } from "./fresh/revised.ts";
+import {
+  rereadLine,
+  type Revised,
+  revisedStores,
+  VOCAB_OWED_KEY,
+  vocabOwed,
+} from "./fresh/revised.ts";
 import { reredactGone } from "./fresh/reredact.ts";
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
@@ -442,9 +448,17 @@ async function onePass(
     // zeroed, not only the events read again (trial 128 F5: the vocabulary kept 30 passwords
     // after the re-read). Asked of the stores, not of the last run's record: a run of one
     // harness (`--harness`) leaves the others' to the next run (trial 129 F4).
-    const revised = full && !opts.rebuild ? revisedStores(store) : undefined;
-    const reredact = (revised?.stores ?? 0) > 0;
-    if (reredact) store.db.exec("PRAGMA secure_delete = ON");
+    const older = opts.rebuild ? undefined : revisedStores(store);
+    const revised = full ? older : undefined;
+    // A refresh on use reading stores an older redaction read zeroes what it frees too, and
+    // leaves the vocabulary to the next full run to make again (trial 132 F3: a search that
+    // read every store again left the old values in `vocab`, and no run after made it again).
+    const owed = full && vocabOwed(store);
+    const reredact = (revised?.stores ?? 0) > 0 || owed;
+    if (reredact || (older?.redaction ?? 0) > 0) store.db.exec("PRAGMA secure_delete = ON");
+    if (!full && (older?.redaction ?? 0) > 0) {
+      Q.setMeta.run(store, { key: VOCAB_OWED_KEY, value: "1" });
+    }
     // Said, so that a run reading everything again is no mystery (trial 129 F5).
     const reread = revised && revisedStores(store, ids);
     if (reread?.stores) opts.progress?.(rereadLine(reread));
@@ -535,6 +549,7 @@ async function onePass(
       store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
       trace("text index merged");
     }
+    if (owed) store.db.prepare("DELETE FROM meta WHERE key = ?").run(VOCAB_OWED_KEY);
     // A harness whose rebuild is still to finish keeps a run from vouching for the index.
     const rebuildLeft = opts.rebuild ? rebuildDone(store, ids) : pendingRebuild(store);
     // Pages freed by the events of stores read again (and by segment merges) go back to the

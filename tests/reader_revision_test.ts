@@ -5,10 +5,18 @@
  * last run's record may answer with "up to date".
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./_tmp.ts";
-import { testEnv } from "./_fixture.ts";
+import { REPO, testEnv } from "./_fixture.ts";
 import { runMain } from "./_cli_io.ts";
 import { claudeLine } from "./_memory.ts";
 import { runIndex } from "../lib/indexer.ts";
@@ -391,4 +399,90 @@ Deno.test("while older rules' text is still to be read again, the CLI says so an
   const log = hookLogPath(bg);
   assert(existsSync(log));
   assertStringIncludes(readFileSync(log, "utf8"), "older secret-redaction rules");
+});
+
+// Trial 132 F1 (High): after an upgrade, a store changed since was read in by the first search,
+// which then said `refreshed` and answered from the other harnesses' stores as the older rules
+// left them.
+Deno.test("a search reading a changed store in still holds back the stores older rules read", async () => {
+  const { vars } = world();
+  const codex = join(vars.DEJA_HOME, "..", "codex");
+  const day = join(codex, "sessions", "2026", "07", "31");
+  mkdirSync(day, { recursive: true });
+  const DAY = join(REPO, "fixtures", "registry", "codex", "sessions", "2026", "07", "31");
+  for (const f of readdirSync(DAY)) copyFileSync(join(DAY, f), join(day, f));
+  const withCodex = { ...vars, DEJA_CODEX_ROOT: codex };
+  const env = testEnv(vars.HOME, withCodex);
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const store = Store.open(indexPath(env));
+  try {
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = 'codex'").run(
+      REVISIONS.codex ?? 0,
+    );
+  } finally {
+    store.close();
+  }
+  appendFileSync(
+    join(vars.DEJA_CLAUDE_ROOT, "-w-app", `${SID}.jsonl`),
+    claudeLine(2, "More.", SID),
+  );
+  const bg = testEnv(vars.HOME, {
+    ...withCodex,
+    DEJA_NO_REFRESH: "",
+    DEJA_SELF: JSON.stringify(["true"]),
+  });
+  const f = await freshen(bg, parsers, { budgetMs: 30_000 });
+  assertEquals(f.state, "catching_up", JSON.stringify(f));
+  assert((f.redaction ?? 0) >= 1, JSON.stringify(f));
+  assertEquals(f.reread, ["codex"]);
+});
+
+// Trial 132 F3: a search that read every store an older redaction read again left the old
+// values in the vocabulary, and no later run made it again.
+Deno.test("a refresh on use over stores older rules read leaves the vocabulary to the next full run", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  readByOlderRules(path);
+  const store = Store.open(path);
+  try {
+    store.db.prepare("INSERT INTO vocab(term) VALUES ('kumquatsecret9')").run();
+  } finally {
+    store.close();
+  }
+  appendFileSync(
+    join(vars.DEJA_CLAUDE_ROOT, "-w-app", `${SID}.jsonl`),
+    claudeLine(2, "More.", SID),
+  );
+  const bg = testEnv(vars.HOME, {
+    ...vars,
+    DEJA_NO_REFRESH: "",
+    DEJA_SELF: JSON.stringify(["true"]),
+  });
+  const f = await freshen(bg, parsers, { budgetMs: 30_000 });
+  assertEquals(f.read, 1, JSON.stringify(f));
+  assertEquals(upToDate(env), null, "no stat manifest vouches while the vocabulary is owed");
+  await runIndex(env, parsers);
+  const after = Store.open(path, { readOnly: true });
+  try {
+    const held = after.db.prepare("SELECT count(*) AS n FROM vocab WHERE term = 'kumquatsecret9'")
+      .get() as { n: number };
+    assertEquals(held.n, 0, "the full run made the vocabulary again");
+    const owed = after.db.prepare("SELECT count(*) AS n FROM meta WHERE key = 'vocab_owed'")
+      .get() as { n: number };
+    assertEquals(owed.n, 0);
+  } finally {
+    after.close();
+  }
+});
+
+// Trial 132 F2: with the refresh off, a search showed such a secret and said nothing.
+Deno.test("with the refresh off, a command says the index holds what older rules let through", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const r = await runMain(env, ["kumquatsecret9", "--json"]);
+  assertStringIncludes(r.err, "read under older secret-redaction rules");
+  assertEquals(JSON.parse(r.out).freshness?.redaction, 1, r.out);
 });

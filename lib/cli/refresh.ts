@@ -16,7 +16,8 @@ import {
 } from "../fresh/freshen.ts";
 import { DejaError } from "../../core/errors.ts";
 import { existsSync } from "node:fs";
-import { deletedLine, indexPath, Store } from "../store.ts";
+import { deletedLine, indexPath, knownDamage, Store } from "../store.ts";
+import { olderRedaction } from "../fresh/revised.ts";
 import { Q } from "../schema.ts";
 import {
   reforgottenLine,
@@ -33,7 +34,10 @@ import {
  * command does next: the background run started now replaces that manifest.
  */
 export async function refreshFor(io: IO, args: Args): Promise<void> {
-  if (args.values["no-refresh"] || refreshOff(io.env)) return await removeForgottenAgain(io);
+  if (args.values["no-refresh"] || refreshOff(io.env)) {
+    await removeForgottenAgain(io);
+    return olderRulesNote(io);
+  }
   const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
@@ -45,6 +49,42 @@ export async function refreshFor(io: IO, args: Args): Promise<void> {
   if (f.state === "no_index" || f.state === "damaged") return;
   const note = freshnessNote(f);
   if (note) io.err(note + "\n");
+}
+
+/**
+ * With the refresh off, stores an older secrets redaction read are read again by no command:
+ * said, since results may show what those rules let through (trial 132 F2: a search with
+ * `DEJA_NO_REFRESH=1` showed such a secret and said nothing). Costs a read of the `sources`
+ * table.
+ */
+function olderRulesNote(io: IO): void {
+  const path = indexPath(io.env);
+  if (!existsSync(path) || knownDamage(path)) return;
+  let n = 0;
+  try {
+    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+    try {
+      n = olderRedaction(store);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return; // an index that cannot be read is the command's to report
+  }
+  if (!n) return;
+  io.freshness = {
+    state: "off",
+    read: 0,
+    pending: n,
+    behind_ms: 0,
+    background: false,
+    redaction: n,
+  };
+  io.err(
+    `deja: ${n === 1 ? "1 store was" : `${n} stores were`} read under older secret-redaction ` +
+      "rules and, with the refresh off, not read again: results may show secrets those rules " +
+      "let through ('deja index' reads them again)\n",
+  );
 }
 
 /**

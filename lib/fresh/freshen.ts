@@ -35,7 +35,7 @@ import { pendingRebuild } from "../rebuild_mark.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 import { Q } from "../schema.ts";
-import { revisedStores } from "./revised.ts";
+import { type Revised, revisedStores, vocabOwed } from "./revised.ts";
 import {
   type Reforgotten,
   reforgottenLine,
@@ -210,6 +210,8 @@ export async function freshen(
   let revisedCount = 0;
   /** Of those, the stores an older secrets redaction read. */
   let olderRules = 0;
+  /** A refresh on use read such stores: the vocabulary is owed a remake by a full run. */
+  let owedVocab = false;
   // While the index is as the last writer left it, the stat manifest says what it holds
   // (./manifest.ts); an exclusion recorded there needs the index itself.
   const m = readManifest(path, SCHEMA_VERSION);
@@ -239,6 +241,7 @@ export async function freshen(
         ({ harnesses: revised, stores: revisedCount, redaction: olderRules } = revisedStores(
           store,
         ));
+        owedVocab = vocabOwed(store);
       } finally {
         store.close();
       }
@@ -295,6 +298,29 @@ export async function freshen(
       });
     }
   }
+  /**
+   * The answer while stores an older reader or redaction read are owed a read again by the
+   * background run (started or running): text an older redaction wrote is waited for, within
+   * the budget, rather than given back (trial 129 F3: the first answers after an upgrade
+   * showed what the new rules mask); the run's end makes the index fresh, and it is looked at
+   * again. `read`: stores this step read in already.
+   */
+  const rereadOwed = async (read: number): Promise<Freshness> => {
+    const budget = opts.budgetMs ?? budgetOf(env);
+    if (olderRules && !opts.waited && await backgroundEnds(env, t0 + budget)) {
+      const left = Math.max(0, budget - (performance.now() - t0));
+      return await freshen(env, parsers, { ...opts, budgetMs: left, waited: true });
+    }
+    return out({
+      state: "catching_up",
+      read,
+      pending: Math.max(1, revisedCount),
+      behind_ms: 0,
+      background: true,
+      reread: revised,
+      ...(olderRules ? { redaction: olderRules } : {}),
+    });
+  };
   const bgRunning = Boolean(runningBackground(env, now));
   const locked = lockedOf(stale.locked);
   if (isFresh(stale) && !released.length) {
@@ -302,26 +328,11 @@ export async function freshen(
     // of a harness's stores: never inline), and it is said (trial 128 F1: after an upgrade a
     // search said `fresh`, started nothing, and showed what the older redaction let through).
     if (revised.length && (bgRunning || (bgOk && startBackground(env)))) {
-      // Text an older redaction wrote is waited for, within the budget, rather than given
-      // back (trial 129 F3: the first answers after an upgrade showed what the new rules
-      // mask); the run's end makes the index fresh, and the answer is looked at again.
-      if (
-        olderRules && !opts.waited &&
-        await backgroundEnds(env, t0 + (opts.budgetMs ?? budgetOf(env)))
-      ) {
-        const left = Math.max(0, (opts.budgetMs ?? budgetOf(env)) - (performance.now() - t0));
-        return await freshen(env, parsers, { ...opts, budgetMs: left, waited: true });
-      }
-      return out({
-        state: "catching_up",
-        read: 0,
-        pending: Math.max(1, revisedCount),
-        behind_ms: 0,
-        background: true,
-        reread: revised,
-        ...(olderRules ? { redaction: olderRules } : {}),
-      });
+      return await rereadOwed(0);
     }
+    // A refresh on use read stores an older redaction read: the vocabulary is made again by a
+    // full run, started now (trial 132 F3).
+    if (owedVocab && bgOk && !bgRunning) startBackground(env);
     // Stores that failed a while ago are read again by a background run (a full run retries
     // them), never inline: a store locked for good would cost every search its wait.
     if (stale.retry && bgOk && !bgRunning) {
@@ -437,6 +448,21 @@ export async function freshen(
       }
       // Another writer holds the index: it is catching up already.
     }
+  }
+  // Stores an older redaction read, some maybe read again by this step: those left are owed
+  // the background run's read, waited for within the budget, and their text is not answered
+  // from as if fresh (trial 132 F1: after an upgrade, a changed store read in now, the first
+  // search said `refreshed` and showed a secret of a store still as the older rules left it).
+  if (inline && olderRules) {
+    const left = olderLeft(path);
+    if (left) {
+      ({ harnesses: revised, stores: revisedCount, redaction: olderRules } = left);
+      if (olderRules && (runningBackground(env) || (bgOk && startBackground(env)))) {
+        return await rereadOwed(read);
+      }
+    }
+    // Read again whole: the vocabulary is made again by a full run, started now.
+    if (bgOk && !runningBackground(env)) startBackground(env);
   }
   // Locked stores of harnesses this step did not read are still as their failure left them.
   const lockedLeft = lockedOf(
@@ -633,4 +659,18 @@ export async function restampAfterOwnWrites(env: Env): Promise<void> {
   try {
     await freshen(env, undefined, { background: false, budgetMs: DEFAULT_BUDGET_MS });
   } catch { /* the next reading command catches up */ }
+}
+
+/** What {@link revisedStores} says of the index at `path` now (undefined when it cannot be read). */
+function olderLeft(path: string): Revised | undefined {
+  try {
+    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+    try {
+      return revisedStores(store);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

@@ -41,7 +41,7 @@ import { compareStamps, isFresh, recorded, recordedMap } from "./check.ts";
 import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
 import { manifestPath, writeManifest } from "./manifest.ts";
-import { revisedStores } from "./revised.ts";
+import { revisedStores, vocabOwed } from "./revised.ts";
 import { GONE_KEY } from "../gone.ts";
 import { TOMBSTONES_KEY, tombstonesAgree } from "../forget/tombstones.ts";
 import { releasedSources } from "../forget/exclusions.ts";
@@ -219,7 +219,7 @@ function olderReadersIn(path: string): boolean {
   try {
     const store = Store.open(path, { readOnly: true });
     try {
-      return revisedStores(store).stores > 0;
+      return revisedStores(store).stores > 0 || vocabOwed(store);
     } finally {
       store.close();
     }

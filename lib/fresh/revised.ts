@@ -38,6 +38,20 @@ export function revisedStores(
   return { harnesses: [...harnesses], stores, redaction };
 }
 
+/**
+ * Meta key set by a refresh on use that read stores an older secrets redaction had read: the
+ * next full run makes the vocabulary again and merges the text index, as a run starting with
+ * such stores does (trial 132 F3: a search that read every store again left the old values in
+ * `vocab`, and no run after made it again). Until then no stat manifest vouches for the index,
+ * and a command starts that run.
+ */
+export const VOCAB_OWED_KEY = "vocab_owed";
+
+/** True when a refresh on use left the vocabulary to be made again ({@link VOCAB_OWED_KEY}). */
+export function vocabOwed(store: Store): boolean {
+  return Q.getMeta.get(store, { key: VOCAB_OWED_KEY }) !== undefined;
+}
+
 /** True when a store's reader revision was counted under an older secrets redaction. */
 function olderRules(reader: number | null): boolean {
   return Math.floor((reader ?? 0) / 1000) < REDACTION;

@@ -434,12 +434,17 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     // the stores are read again, by a background run started now unless one is at it.
     const older = olderRedaction(store);
     if (older) {
-      if (!refreshOff(io.env)) startBackground(io.env);
+      const off = refreshOff(io.env);
+      if (!off) startBackground(io.env);
       noteGiveUp(
         io.env,
         name,
         `${older} ${older === 1 ? "store" : "stores"} of the index read under older ` +
-          "secret-redaction rules, being read again",
+          `secret-redaction rules, ${
+            off
+              ? "not read again with the refresh off ('deja index' reads them)"
+              : "being read again"
+          }`,
       );
       return result;
     }
