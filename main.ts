@@ -375,15 +375,27 @@ async function searchQuestion(
 export function errorJson(
   e: unknown,
   exit: number,
-): { error: string; hint: string | null; exit: number; candidates?: unknown[] } {
+): {
+  error: string;
+  hint: string | null;
+  exit: number;
+  candidates?: unknown[];
+  matched?: number;
+  matched_more?: boolean;
+} {
   const message = e instanceof Error ? e.message : String(e);
   const hint = e instanceof DejaError ? e.hint ?? null : null;
   const out = { error: message, hint, exit, ...(e instanceof DejaError ? e.json : undefined) };
   // A session reference that matched several (lib/sessions.ts AmbiguousSession): the list.
-  const listed = (e as { candidates?: Array<{ time: number | null }> })?.candidates;
+  const amb = e as { candidates?: Array<{ time: number | null }>; total?: number; more?: boolean };
+  const listed = amb?.candidates;
   if (!Array.isArray(listed)) return out;
   const iso = (ms: number | null) => ms ? new Date(ms).toISOString() : null;
-  return { ...out, candidates: listed.map((c) => ({ ...c, time: iso(c.time) })) };
+  // How many matched, as the message says "… 2 more" (trial 132 F10: 8 listed, no count).
+  const matched = typeof amb.total === "number"
+    ? { matched: amb.total, matched_more: Boolean(amb.more) }
+    : {};
+  return { ...out, candidates: listed.map((c) => ({ ...c, time: iso(c.time) })), ...matched };
 }
 
 /** The default command: `deja <words>` searches. */

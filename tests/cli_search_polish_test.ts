@@ -98,3 +98,58 @@ Deno.test("the unquoted words' hint counts the sessions holding them, then the n
     ix.cleanup();
   }
 });
+
+// Trial 132 F8: a phrase whose words only throwaway sessions hold got no hint, and with
+// `--junk` the hint's command dropped `--junk` and found nothing.
+Deno.test("a phrase's words held only by hidden sessions: said, with --junk in the command", async () => {
+  const ix = await memIndex([
+    ...HISTORY,
+    ...[1, 2].map((i) => ({
+      id: `s-scratch-${i}`,
+      project: `/tmp/tmp.Zb81kPw${i}/app`,
+      events: [["user", `change greeting ${i} to zebrafinch world`]] as MemSession["events"],
+    })),
+  ]);
+  try {
+    const r = await runMain(ix.env, ['"greeting world zebrafinch"']);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(
+      r.err,
+      "hint: only 2 hidden sessions (throwaway or excluded projects) hold the words without " +
+        "quotes; --junk shows the throwaway ones: deja greeting world zebrafinch --junk\n",
+    );
+    const json = JSON.parse((await runMain(ix.env, ['"greeting world zebrafinch"', "--json"])).out);
+    assert(json.hints.some((h: string) => h.includes("zebrafinch --junk")), JSON.stringify(json));
+    // With --junk the count is of them, and so is the command.
+    const junk = await runMain(ix.env, ['"greeting world zebrafinch"', "--junk"]);
+    assertStringIncludes(
+      junk.err,
+      "hint: the words without quotes match 2 sessions: deja greeting world zebrafinch --junk\n",
+    );
+    const cmd = await runMain(ix.env, ["greeting", "world", "zebrafinch", "--junk"]);
+    assertEquals(cmd.code, 0, cmd.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 132 F9: `"kubectl helm" --harness codex` counted 1 and offered `deja kubectl helm` (3).
+Deno.test("a phrase hint's command keeps the filters its count was made with", async () => {
+  const ix = await memIndex([
+    ...HISTORY,
+    { id: "s-k8", project: "/home/dev/kube ops", events: [["user", "helm chart, kubectl apply"]] },
+    { id: "s-k9", events: [["user", "helm upgrade and kubectl rollout"]] },
+  ]);
+  try {
+    const r = await runMain(ix.env, ['"kubectl helm"', "--project", "kube ops"]);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(
+      r.err,
+      "hint: the words without quotes match 1 session: deja kubectl helm --project 'kube ops'\n",
+    );
+    const cmd = await runMain(ix.env, ["kubectl", "helm", "--project", "kube ops", "--json"]);
+    assertEquals(JSON.parse(cmd.out).total, 1);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -198,7 +198,10 @@ Deno.test("an id prefix two sessions share lists the newest first, an undated se
     await indexed(env, undated);
     const r = await runMain(env, ["show", KIMI_ID.slice(0, 8), "--json"]);
     assertEquals(r.code, 2, r.out);
-    const ids = JSON.parse(r.out).candidates.map((c: { id: string }) => c.id);
+    const j = JSON.parse(r.out);
+    const ids = j.candidates.map((c: { id: string }) => c.id);
     assertEquals(ids, undated ? [twin, KIMI_ID] : [KIMI_ID, twin]);
+    // How many matched, beside those listed (trial 132 F10: 8 listed, "2 more" said in text only).
+    assertEquals([j.matched, j.matched_more], [2, false]);
   }
 });

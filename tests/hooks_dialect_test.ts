@@ -97,6 +97,40 @@ Deno.test("a hook with an unknown --harness answers as Claude Code's and says so
     assertEquals(dialectFor(["--harness", "claude"]).nearest, undefined);
   }));
 
+// Trial 132 F7: doctor counted each unknown-harness run as an "answer given up"; an empty or
+// missing --harness was not logged; `deja` was offered as a nearest harness id.
+Deno.test("doctor reports unknown-harness hook runs as wiring to fix, not as give-ups", () =>
+  withIndex(async (env) => {
+    const wirings = [["--harness", "crushh"], ["--harness", "crushh"], ["--harness", ""], [
+      "--harness",
+    ]];
+    for (const [i, args] of wirings.entries()) {
+      const ev = JSON.stringify({ session_id: `z2-${i}`, cwd: "/w/shop" });
+      const r = await run(env, ["hook-context", ...args], ev);
+      assertEquals(r.code, 0);
+      assertStringIncludes(r.out, '"hookSpecificOutput"');
+    }
+    await run(env, ["hook-tool"], "garbage"); // one real give-up
+    const d = await run(env, ["doctor"], "");
+    assertStringIncludes(d.out, "hooks        1 answer given up in the last 7 days");
+    assertStringIncludes(
+      d.out,
+      "2 hook runs with an unknown --harness 'crushh' (nearest: crush,",
+    );
+    assertStringIncludes(d.out, "answered in Claude Code's envelope; fix the wiring");
+    assertStringIncludes(d.out, "2 hook runs with --harness and no id in the last 7 days");
+    const j = JSON.parse((await run(env, ["doctor", "--json"], "")).out).hooks;
+    assertEquals(j.gave_up, 1);
+    assertEquals(j.last.map((g: { hook: string }) => g.hook), ["hook-tool"]);
+    assertEquals(
+      j.unknown_harness.map((u: { harness: string; runs: number }) => [u.harness, u.runs]),
+      [["crushh", 2], ["", 2]],
+    );
+    assertEquals(j.unknown_harness[0].nearest[0], "crush");
+    assert(!dialectFor(["--harness", "codexx"]).nearest!.includes("deja"));
+    assert(!dialectFor(["--harness", "dejaa"]).nearest!.includes("deja"));
+  }));
+
 Deno.test("checkDialects names an unknown envelope and an unknown harness", () => {
   const bad = { zz: { envelope: "xml", project_env: [], session_env: [], cwd_env: "x" } };
   const p = checkDialects(bad, new Set(["claude"]));

@@ -31,7 +31,7 @@ import { launcherPath, launcherTarget, targetExists } from "../install/launcher.
 import { existsSync } from "node:fs";
 import { damageSummary, type HarnessDamage } from "../store_damage.ts";
 import { isMainFile } from "../store.ts";
-import { type GiveUp, hookLogPath, readGiveUps } from "../hooks/log.ts";
+import { type GiveUp, hookLogPath, readGiveUps, unknownHarnessOf } from "../hooks/log.ts";
 
 const WORDS: Record<WireState, string> = {
   wired: "wired",
@@ -96,12 +96,44 @@ export interface HooksStatus {
   gave_up: number;
   /** The last three of them, newest first. */
   last: GiveUp[];
+  /**
+   * Hook runs in the same days with a `--harness` id no harness has ("" for none), one entry
+   * per id, most runs first: they answered, in Claude Code's envelope, so they are no give-ups,
+   * but the wiring that runs them is wrong (trial 132 F7).
+   */
+  unknown_harness: UnknownHarness[];
 }
 
-/** The hooks' give-ups of the last {@link GIVE_UP_DAYS} days before `now`. */
+/** Hook runs with one unknown `--harness` id. */
+export interface UnknownHarness {
+  harness: string;
+  nearest: string[];
+  runs: number;
+  /** Epoch ms of the last run. */
+  last_at: number;
+}
+
+/** The hooks' give-ups and unknown-harness runs of the last {@link GIVE_UP_DAYS} days before `now`. */
 export function hooksStatus(env: Env, now = Date.now()): HooksStatus {
   const recent = readGiveUps(env).filter((g) => g.at >= now - GIVE_UP_DAYS * 86_400_000);
-  return { log: hookLogPath(env), gave_up: recent.length, last: recent.slice(-3).reverse() };
+  const gaveUp: GiveUp[] = [];
+  const unknown = new Map<string, UnknownHarness>();
+  for (const g of recent) {
+    const u = unknownHarnessOf(g.why);
+    if (!u) {
+      gaveUp.push(g);
+      continue;
+    }
+    const seen = unknown.get(u.harness);
+    if (seen) Object.assign(seen, { runs: seen.runs + 1, last_at: g.at, nearest: u.nearest });
+    else unknown.set(u.harness, { ...u, runs: 1, last_at: g.at });
+  }
+  return {
+    log: hookLogPath(env),
+    gave_up: gaveUp.length,
+    last: gaveUp.slice(-3).reverse(),
+    unknown_harness: [...unknown.values()].sort((a, b) => b.runs - a.runs),
+  };
 }
 
 /** Reads `deja doctor`'s arguments. */
@@ -245,6 +277,12 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       log: r.hooks.log,
       gave_up: r.hooks.gave_up,
       last: r.hooks.last.map((g) => ({ at: isoTime(g.at), hook: g.hook, why: g.why })),
+      unknown_harness: r.hooks.unknown_harness.map((u) => ({
+        harness: u.harness,
+        nearest: u.nearest,
+        runs: u.runs,
+        last_at: isoTime(u.last_at),
+      })),
     },
   };
 }
@@ -431,6 +469,19 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       }  ${c.dim(tilde(r.hooks.log, home))}`,
     );
     for (const g of r.hooks.last) lines.push(c.dim(`  ${fmtTime(g.at)} ${g.hook}: ${g.why}`));
+  }
+  // Answered, so no give-up, but wired with a wrong id (trial 132 F7).
+  for (const u of r.hooks.unknown_harness) {
+    const near = u.nearest.length ? ` (nearest: ${u.nearest.join(", ")})` : "";
+    lines.push(
+      `${c.bold("hooks".padEnd(12))} ${
+        c.yellow(
+          `${plural(u.runs, "hook run")} with ${
+            u.harness ? `an unknown --harness '${u.harness}'${near}` : "--harness and no id"
+          } in the last ${GIVE_UP_DAYS} days`,
+        )
+      }: answered in Claude Code's envelope; fix the wiring  ${c.dim(tilde(r.hooks.log, home))}`,
+    );
   }
   for (const rm of remotes) {
     const lag = rm.lag_ms === null

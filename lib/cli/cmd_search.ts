@@ -21,7 +21,7 @@ import { unreadForms } from "../search/ladder.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { Q } from "../schema.ts";
 import { defaultHidden, searchHiding, SessionCache } from "../search/sessions.ts";
-import { shQuote } from "../shell.ts";
+import { shQuote, shQuoteShown } from "../shell.ts";
 import { changedFiles, changedFileSessions } from "../search/changed.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
@@ -144,6 +144,16 @@ export interface SearchData {
     then?: number;
     /** The query's quoted phrases alone (beside words no session holding them holds). */
     phrases?: { query: string; sessions: number };
+    /**
+     * No session shown holds the words, but this many hidden ones (throwaway or excluded
+     * projects) do (trial 132 F8: `"hello zebrafinch world"` said nothing of them).
+     */
+    hidden?: number;
+    /**
+     * The options the counts were made with, as a command takes them (`--harness codex`,
+     * `--junk`): the suggested commands carry them (trial 132 F9).
+     */
+    options: string;
   };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
@@ -400,6 +410,11 @@ export async function searchData(
     const phrases = alone && !alone.nothingMatched && alone.total
       ? { query: phrased, sessions: alone.total }
       : undefined;
+    // The counts are under the search's filters and `--junk`: so are the commands.
+    const options = [
+      ...filters.map((f) => ` ${f.flag} ${shQuoteShown(f.value)}`),
+      filter.junk ? " --junk" : "",
+    ].join("");
     if (loose && (!loose.nothingMatched || beside) && loose.total && common) {
       // Those holding every word, not the nearest by relevance listed after them (trial 128
       // F9: "match 6 sessions" where one held them and five were the nearest).
@@ -411,8 +426,19 @@ export async function searchData(
         ...(common.length ? { common } : {}),
         ...(loose.nothingMatched ? { nearest: true } : {}),
         ...(phrases ? { phrases } : {}),
+        options,
       };
-    } else if (phrases) unquoted = { query, sessions: 0, phrases };
+    } else if (loose?.nothingMatched && loose.hidden > 0 && common && !filter.junk) {
+      // Only hidden sessions hold the words, as the search says of hidden exact matches.
+      unquoted = {
+        query,
+        sessions: 0,
+        hidden: loose.hidden,
+        ...(common.length ? { common } : {}),
+        ...(phrases ? { phrases } : {}),
+        options,
+      };
+    } else if (phrases) unquoted = { query, sessions: 0, phrases, options };
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
   // and never said that `banana` is in no session while `simple greeting` names 5 titles).

@@ -287,28 +287,41 @@ function changedHint(io: IO, changed: SearchData["changed"]): void {
   }
 }
 
-/** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
+/**
+ * Says that the words of a quoted phrase that matched nothing match sessions without the
+ * quotes, or that only hidden sessions hold them; each command carries the options the count
+ * was made with (trial 132 F8, F9: `deja kubectl helm` offered for a count of `--harness codex`).
+ */
 function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const count = (n: number) => n === 1 ? "1 session" : `${n} sessions`;
   const typed = (q: string) => /^[\w .-]+$/.test(q) ? q : `'${q.replaceAll("'", "'\\''")}'`;
+  const command = (q: string, more = "") => searchCommand(`${typed(q)}${u.options}${more}`);
   if (u.phrases) {
     const them = u.phrases.query.split('" "').length > 1 ? "phrases" : "phrase";
     io.err(
       `hint: the quoted ${them} alone match${them === "phrase" ? "es" : ""} ` +
-        `${count(u.phrases.sessions)}: deja ${typed(u.phrases.query)}\n`,
+        `${count(u.phrases.sessions)}: ${command(u.phrases.query)}\n`,
     );
   }
-  if (!u.sessions) return;
   const left = u.common?.length ? ` (left out as too common: ${u.common.join(", ")})` : "";
+  if (u.hidden) {
+    io.err(
+      `hint: only ${u.hidden === 1 ? "1 hidden session" : `${u.hidden} hidden sessions`} ` +
+        `(throwaway or excluded projects) ${u.hidden === 1 ? "holds" : "hold"} the words ` +
+        `without quotes${left}; --junk shows the throwaway ones: ${command(u.query, " --junk")}\n`,
+    );
+    return;
+  }
+  if (!u.sessions) return;
   io.err(
     u.nearest
       ? `hint: the words without quotes match no session whole; by relevance ${
         count(u.sessions)
-      }${left}: deja ${typed(u.query)}\n`
+      }${left}: ${command(u.query)}\n`
       : `hint: the words without quotes match ${count(u.sessions)}${left}${
         u.then ? `, then ${u.then} nearest by relevance` : ""
-      }: deja ${typed(u.query)}\n`,
+      }: ${command(u.query)}\n`,
   );
 }
 

@@ -44,8 +44,9 @@ export interface Dialect {
    */
   eventNames: Readonly<Record<string, string>>;
   /**
-   * `--harness` named no harness deja knows: the known ids nearest to it. The hook answers in
-   * Claude Code's dialect all the same, and says so in hooks.log (trial 131 F4).
+   * `--harness` named no harness deja knows (or none: an empty or missing value, `id` ""): the
+   * known ids nearest to it. The hook answers in Claude Code's dialect all the same, and says
+   * so in hooks.log (trial 131 F4).
    */
   nearest?: string[];
 }
@@ -156,8 +157,13 @@ export function dialectFor(args: string[]): Dialect {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--crush") id = "crush";
-    else if (a === "--harness" && args[i + 1]) id = args[++i];
-    else if (a.startsWith("--harness=")) id = a.slice("--harness=".length);
+    else if (a === "--harness") {
+      // No value (last, empty, or the next option) names no harness: answered and logged
+      // as a typo is (trial 132 F7: `--harness ''` went as Claude Code's without a trace).
+      const v = args[i + 1];
+      if (v !== undefined && !v.startsWith("--")) i++;
+      id = v !== undefined && !v.startsWith("--") ? v : "";
+    } else if (a.startsWith("--harness=")) id = a.slice("--harness=".length);
   }
   const all = dialects();
   const known = harnessId(id);
@@ -166,10 +172,16 @@ export function dialectFor(args: string[]): Dialect {
   return { ...all.get("claude")!, id: known ?? id, ...(known ? {} : { nearest: nearestIds(id) }) };
 }
 
-/** The three harness ids nearest to `typed` by edit distance, in registry order on a tie. */
+/**
+ * The three harness ids nearest to `typed` by edit distance, in registry order on a tie; none
+ * for an empty id. `deja` is not offered: deja's own sessions are no harness whose hooks run it
+ * (trial 132 F7).
+ */
 function nearestIds(typed: string): string[] {
   const t = typed.trim().toLowerCase();
+  if (!t) return [];
   return harnessIds()
+    .filter((id) => id !== "deja")
     .map((id, i) => ({ id, i, d: distance(t, id, 8) }))
     .sort((a, b) => a.d - b.d || a.i - b.i)
     .slice(0, 3)

@@ -3,7 +3,9 @@
  * (lib/hooks/run.ts), so without a record a user cannot tell a hook that found nothing to say
  * from one that gave up (trial 55: an event still arriving after 1.5 s was dropped without a
  * trace). Each give-up appends one line to `hooks.log` in deja's data folder — when, which
- * hook, why — and `deja doctor` shows the last ones. The file stays small: past
+ * hook, why — and `deja doctor` shows the last ones. A hook run with a `--harness` id no harness
+ * has writes a line too, though it answers ({@link unknownHarnessWhy}); doctor reports those
+ * apart, as wiring to fix and not as give-ups (trial 132 F7). The file stays small: past
  * {@link LOG_MAX} bytes its older half is dropped. Writing it never throws and costs a hook
  * nothing when nothing went wrong.
  *
@@ -59,4 +61,24 @@ export function readGiveUps(env: Env): GiveUp[] {
     if (m && Number.isFinite(at)) out.push({ at, hook: m[2], why: m[3] });
   }
   return out;
+}
+
+const UNKNOWN_HARNESS =
+  /^--harness '(.*)' is no harness deja knows(?: \(nearest: ([^)]*)\))?; its answers take Claude Code's envelope$/;
+
+/**
+ * The log line of a hook run with `--harness <id>` no harness has (`id` "" for an empty or
+ * missing value): the hook answered, in Claude Code's envelope. {@link unknownHarnessOf} reads
+ * it back.
+ */
+export function unknownHarnessWhy(id: string, nearest: readonly string[]): string {
+  const near = nearest.length ? ` (nearest: ${nearest.join(", ")})` : "";
+  return `--harness '${id}' is no harness deja knows${near}; its answers take Claude Code's envelope`;
+}
+
+/** The id and nearest ids of a line {@link unknownHarnessWhy} wrote; undefined for a give-up. */
+export function unknownHarnessOf(why: string): { harness: string; nearest: string[] } | undefined {
+  const m = UNKNOWN_HARNESS.exec(why);
+  if (!m) return undefined;
+  return { harness: m[1], nearest: m[2] ? m[2].split(", ") : [] };
 }

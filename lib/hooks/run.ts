@@ -35,7 +35,7 @@ import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
-import { noteGiveUp } from "./log.ts";
+import { noteGiveUp, unknownHarnessWhy } from "./log.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";
 import type { Part } from "./crush.ts";
@@ -499,9 +499,7 @@ export async function runHook(name: HookName, args: string[], io: IO): Promise<n
   // (trial 131 F4: `--harness crushh` got Claude Code's envelope with no trace anywhere).
   if (o.dialect.nearest) {
     try {
-      const why = `--harness '${oneLine(o.dialect.id, 40)}' is no harness deja knows (nearest: ${
-        o.dialect.nearest.join(", ")
-      }); its answers take Claude Code's envelope`;
+      const why = unknownHarnessWhy(oneLine(o.dialect.id, 40), o.dialect.nearest);
       noteGiveUp(io.env, name, why);
       if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${why}\n`);
     } catch { /* never in the agent's way */ }
