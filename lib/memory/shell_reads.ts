@@ -272,3 +272,20 @@ export function shellReadRows(store: Store, name: string): Array<FileAtRow & { s
   }
   return out;
 }
+
+/**
+ * The files shell commands read ({@link shellReadPaths}) that may lie under a folder named
+ * `name` (its last part): of the commands whose text or whose session's project holds the
+ * name, with their session's row id (`blame` of a folder, lib/memory/paths.ts `filesUnder`:
+ * trial 132 F5).
+ */
+export function shellReadsIn(store: Store, name: string): Array<{ path: string; session: number }> {
+  const like = "%" + name.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  const out: Array<{ path: string; session: number }> = [];
+  for (const r of Q.commandsNamingOrIn.all(store, { like })) {
+    for (const path of new Set(shellReadPaths(r.command, r.project))) {
+      out.push({ path, session: r.session });
+    }
+  }
+  return out;
+}
