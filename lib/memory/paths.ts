@@ -275,7 +275,8 @@ export function filesUnder(
   more?: (name: string) => Array<{ path: string; session: number }>,
 ): FileUnder[] {
   const want = parts(folder);
-  if (!want.length) return [];
+  // Past SQLite's LIKE bound no recorded path is under it.
+  if (!want.length || overLikeBound(want.join("/"))) return [];
   const like = "%" + want.join("/").replace(/[\\%_]/g, (c) => `\\${c}`) + "/%";
   const by = new Map<string, { path: string; inside: string; s: Set<number> }>();
   const rows = Q.filesLike.all(store, { like });
