@@ -939,6 +939,21 @@ export const Q = {
     JOIN commands c ON c.event_id = a.event_id JOIN sessions s ON s.id = c.session_id`,
     ["like"],
   ),
+  /**
+   * The commands whose text or whose session's project holds `like` (a LIKE pattern, `\` its
+   * escape), with the session and its project, replays left out: those that may have read a
+   * file under a folder of that name (lib/memory/shell_reads.ts `shellReadsIn`).
+   */
+  commandsNamingOrIn: query<
+    { like: string },
+    { command: string; session: number; project: string | null }
+  >(
+    `SELECT c.command AS command, c.session_id AS session, s.project AS project
+    FROM commands c JOIN sessions s ON s.id = c.session_id
+    WHERE (c.command LIKE ? ESCAPE '\\' OR s.project LIKE ? ESCAPE '\\')
+      AND c.event_id NOT IN (SELECT event_id FROM replays)`,
+    ["like", "like"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,

@@ -18,6 +18,7 @@ import { shortRef } from "../sessions.ts";
 import {
   blame,
   type BlameChange,
+  blameFolder,
   type BlameResult,
   type BlameSession,
   earlierWords,
@@ -27,7 +28,7 @@ import {
 import { describeSession } from "../memory/last.ts";
 import { movedWords } from "../memory/moves.ts";
 import { nameChain } from "../memory/renames.ts";
-import { filesUnder, type FileUnder, foundPath, matchLabel, splitLine } from "../memory/paths.ts";
+import { type FileUnder, foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -81,7 +82,7 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
   /** One line per session left out as another file's ({@link BlameResult.away}). */
   awayText?: string[]; /**
    * With no session found: the files under the path taken as a folder that sessions touched
-   * ({@link filesUnder}; trial 130 F5).
+   * (`blameFolder`, shell reads too; trial 130 F5, trial 132 F5).
    */
 
   under?: FileUnder[];
@@ -126,7 +127,7 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     hidden,
   });
   // Nothing of this path: it may be a folder whose files sessions touched (trial 130 F5).
-  const under = r.sessions.length ? [] : filesUnder(store, r.target, hidden);
+  const under = r.sessions.length ? [] : blameFolder(store, r.target, hidden);
   const awayText = r.away?.map((a) => {
     const by = shortRef(store, a.move.byHarness, a.move.by);
     const head = `left out: ${
@@ -336,8 +337,9 @@ function shellWords(reads: number, shell: number): string {
 }
 
 /**
- * The answer to a folder whose files sessions touched: blame takes a file, and the files the
- * index knows under it are named (the first five; --json: the first 20, with `files_under_total`),
+ * The answer to a folder whose files sessions touched: blame takes a file, and the files under it
+ * sessions touched, read through the shell too (`blameFolder`), are named (the first five;
+ * --json: the first 20, with `files_under_total`),
  * those most sessions touched first. Exit 2, as for any folder.
  */
 function folderError(d: BlameData, io: Pick<IO, "env">): DejaError {

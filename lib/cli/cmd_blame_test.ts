@@ -704,3 +704,62 @@ Deno.test("blame with a line says a replace-all edit's mark, seconds within a mi
     ix.cleanup();
   }
 });
+
+// Trial 132 F5: `deja blame lib` named none of the five files under it sessions read through
+// the shell, `deja blame app` only the file edited, a Windows folder was "no session touched".
+Deno.test("blame of a folder names the files under it shell commands read too, Windows ones too", async () => {
+  const ix = await indexSessions([
+    {
+      id: ID,
+      cwd: "/w/q",
+      start: "2026-11-01T10:00:00Z",
+      turns: [
+        { user: "look around" },
+        { edit: "/w/q/app/settings.py", old: "a", new: "b" },
+        { bash: "cat app/views.py", out: "x\n", exit: 0 },
+        { bash: "cd lib && sed -n 1,5p db.py", out: "x\n", exit: 0 },
+        { bash: "git add lib/staged.py && cat /w/other/lib/else.py", out: "", exit: 0 },
+      ],
+    },
+    {
+      id: "b1a40000-1111-4222-8333-000000000132",
+      cwd: "/w/q/lib",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "read" }, { bash: "head -n 5 cache.py", out: "x\n", exit: 0 }],
+    },
+    {
+      id: "b1a40000-1111-4222-8333-000000000232",
+      cwd: "C:\\Users\\u\\Vault",
+      start: "2026-11-03T10:00:00Z",
+      turns: [{ user: "read" }, { bash: "Get-Content .crewai\\TRAINING.md", out: "x", exit: 0 }],
+    },
+  ]);
+  const folder = async (path: string) => {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: [path] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    assertEquals(e.exitCode, 2);
+    return e.message;
+  };
+  try {
+    assertEquals(
+      await folder("/w/q/lib"),
+      "/w/q/lib is a folder: blame takes a file; sessions touched 2 files under it: " +
+        "cache.py (1 session), db.py (1 session)",
+    );
+    assertEquals(
+      await folder("/w/q/app"),
+      "/w/q/app is a folder: blame takes a file; sessions touched 2 files under it: " +
+        "settings.py (1 session), views.py (1 session)",
+    );
+    assertEquals(
+      await folder("C:\\Users\\u\\Vault\\.crewai"),
+      "C:\\Users\\u\\Vault\\.crewai is a folder: blame takes a file; sessions touched 1 file " +
+        "under it: TRAINING.md (1 session)",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -11,11 +11,13 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
+import { isDirSync } from "../../core/fs.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import {
   blame,
+  blameFolder,
   type BlameSession,
   earlierWords,
   lineWords,
@@ -242,14 +244,20 @@ export function blameAnswer(
   const t = typed.trim();
   const at = splitLine(t, cwd);
   const path = at.path;
+  const hidden = f.hide && defaultHidden(store, f.hide);
   const r = blame(store, path, {
     cwd,
     line: at.line,
     harness: f.harness,
     project: f.project,
     limit: f.limit ?? 10,
-    hidden: f.hide && defaultHidden(store, f.hide),
+    hidden,
   });
+  // A folder is answered as the CLI answers it: blame takes a file, and those under it that
+  // sessions touched are named (trial 132 F4: "No past session read or changed app" of a folder
+  // one of whose files a session edited and two it read).
+  const folder = r.sessions.length ? undefined : folderAnswer(store, r.target, path, hidden, home);
+  if (folder) return folder;
   // Sessions of throwaway or excluded projects left out are said, as recall, how and fix say
   // them (trial 16: blame hid them without a word).
   const left = r.hidden
@@ -297,6 +305,41 @@ export function blameAnswer(
     fitBlocks(head.join("\n"), blocks, tail, bodyBudget(BLAME_BUDGET)).text,
     BLAME_BUDGET,
   );
+}
+
+/** Most files a folder's answer names. */
+const FOLDER_NAMES = 10;
+
+/**
+ * The answer to a folder (`target`, typed `typed`): blame takes a file, the files under it
+ * sessions touched (lib/memory/blame.ts `blameFolder`, the first {@link FOLDER_NAMES}, those
+ * most sessions touched first) and to call blame with one of them; undefined when `target` is
+ * no folder here and no session touched a file under it.
+ */
+function folderAnswer(
+  store: Store,
+  target: string,
+  typed: string,
+  hidden: ReadonlySet<number> | undefined,
+  home: string,
+): string | undefined {
+  const under = blameFolder(store, target, hidden);
+  const dir = oneLineForAgent(tilde(target, home), 300);
+  if (!under.length) {
+    return isDirSync(target) || /[/\\]$/.test(typed)
+      ? `${dir} is a folder: blame takes a file, and no past session read or changed a file ` +
+        "under it. Call blame with the path of a file."
+      : undefined;
+  }
+  const named = under.slice(0, FOLDER_NAMES).map((u) =>
+    `${oneLineForAgent(u.inside, 200)} (${plural(u.sessions, "session")})`
+  );
+  const more = under.length > named.length ? `, … ${under.length - named.length} more` : "";
+  return `${dir} is a folder: blame takes a file. Past sessions read or changed ${
+    plural(under.length, "file")
+  } under it: ${named.join(", ")}${more}. Call blame with one of them, e.g. path ${
+    oneLineForAgent(under[0].path, 300)
+  }.`;
 }
 
 function blameBlock(store: Store, s: BlameSession, home: string, byLine: boolean): string {

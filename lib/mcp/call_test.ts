@@ -1175,3 +1175,44 @@ Deno.test("recall marks a session holding the words only across its events, as t
     ix.cleanup();
   }
 });
+
+// Trial 132 F4: MCP blame of a folder answered "No past session read or changed ~/…/app" of a
+// folder one of whose files a session edited and two it read, where the CLI names them.
+Deno.test("blame of a folder says it takes a file and names the files under it sessions touched", async () => {
+  const lib = Array.from({ length: 12 }, (_, i) => `lib/m${String(i).padStart(2, "0")}.py`);
+  const ix = await indexSessions([{
+    id: "71710132-0000-4000-8000-000000000132",
+    cwd: "/w/q",
+    start: "2026-11-12T12:00:00Z",
+    turns: [
+      { user: "tidy the settings" },
+      { edit: "/w/q/app/settings.py", old: "DEBUG = True", new: "DEBUG = False" },
+      { bash: "cat app/views.py", out: "x\n", exit: 0 },
+      { bash: `cat ${lib.join(" ")}`, out: "x\n", exit: 0 },
+    ],
+  }]);
+  const empty = tempDir("deja-mcp-folder-");
+  try {
+    const app = await call(ix, { mode: "blame", path: "app" }, "/w/q");
+    assertEquals([app.isError, text(app)], [
+      undefined,
+      "/w/q/app is a folder: blame takes a file. Past sessions read or changed 2 files under " +
+      "it: settings.py (1 session), views.py (1 session). Call blame with one of them, e.g. " +
+      "path /w/q/app/settings.py.",
+    ]);
+    // Bounded: ten named, the rest counted.
+    const many = text(await call(ix, { mode: "blame", path: "/w/q/lib" }));
+    assertStringIncludes(many, "12 files under it: m00.py (1 session), ");
+    assertStringIncludes(many, "m09.py (1 session), … 2 more. Call blame with one of them");
+    assert(!many.includes("m10.py"), many);
+    // A folder here that no session touched a file under is a folder too.
+    assertEquals(
+      text(await call(ix, { mode: "blame", path: empty })),
+      `${empty} is a folder: blame takes a file, and no past session read or changed a file ` +
+        "under it. Call blame with the path of a file.",
+    );
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});

@@ -32,7 +32,14 @@ import { type MoveAway, nameChain, type NameHop, withRenames } from "./renames.t
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
-import { type FileTouch, findTouches, type PathMatch, type TouchMatch } from "./paths.ts";
+import {
+  filesUnder,
+  type FileTouch,
+  type FileUnder,
+  findTouches,
+  type PathMatch,
+  type TouchMatch,
+} from "./paths.ts";
 import {
   doubtfulPlace,
   editLines,
@@ -41,7 +48,7 @@ import {
   wholeOccurrences,
 } from "./edit_lines.ts";
 import { gist } from "./text.ts";
-import { shellReadRows } from "./shell_reads.ts";
+import { shellReadRows, shellReadsIn } from "./shell_reads.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
@@ -220,6 +227,19 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
     };
   }
   return { number: n, text, lines: lines.length };
+}
+
+/**
+ * The files under folder `folder` (a {@link BlameResult.target}) that sessions touched, reads
+ * of shell commands included, the sessions of `hidden` left out ({@link filesUnder}): what
+ * `blame` of a folder names, in the CLI and over MCP (trial 130 F5, trial 132 F4 and F5).
+ */
+export function blameFolder(
+  store: Store,
+  folder: string,
+  hidden?: ReadonlySet<number>,
+): FileUnder[] {
+  return filesUnder(store, folder, hidden, (name) => shellReadsIn(store, name));
 }
 
 /**

@@ -264,18 +264,24 @@ export interface FileUnder {
 /**
  * The recorded files under folder `folder` (made whole as {@link absoluteTarget} makes a typed
  * path; a Windows one without regard to case), the sessions of `hidden` left out, those most
- * sessions touched first, then by path (`blame` of a folder: trial 130 F5).
+ * sessions touched first, then by path (`blame` of a folder: trial 130 F5). `more` gives other
+ * touches that may lie under a folder of the name it is given (the folder's last part): the
+ * reads of shell commands (lib/memory/shell_reads.ts `shellReadsIn`: trial 132 F5).
  */
 export function filesUnder(
   store: Store,
   folder: string,
   hidden?: ReadonlySet<number>,
+  more?: (name: string) => Array<{ path: string; session: number }>,
 ): FileUnder[] {
   const want = parts(folder);
-  if (!want.length) return [];
+  // Past SQLite's LIKE bound no recorded path is under it.
+  if (!want.length || overLikeBound(want.join("/"))) return [];
   const like = "%" + want.join("/").replace(/[\\%_]/g, (c) => `\\${c}`) + "/%";
   const by = new Map<string, { path: string; inside: string; s: Set<number> }>();
-  for (const r of Q.filesLike.all(store, { like })) {
+  const rows = Q.filesLike.all(store, { like });
+  for (const r of more?.(want.at(-1)!) ?? []) rows.push(r);
+  for (const r of rows) {
     if (hidden?.has(r.session)) continue;
     const got = parts(r.path);
     const fold = isWindowsDrivePath(r.path);

@@ -13,7 +13,10 @@
  * folder named plainly is followed; after any other the reading stops. Relative names resolve
  * against the session's project, the folder the harness ran commands in unless a `cd` or a
  * work directory the store does not keep in the commands table said otherwise; in a Windows
- * project a backslash is a separator, not an escape.
+ * project a backslash is a separator, not an escape. The command line a shell wrapper runs
+ * (`bash -c '…'`, `sh -lc "…"`, `pwsh -c '…'`, `powershell.exe -Command "…"`) is read as a
+ * command line of its own, one wrapper deep, its `cd`s kept inside it; a wrapper given a script
+ * file or an option not known here reads nothing.
  *
  * Read at query time from the `commands` table: no index is read again for it.
  *
@@ -129,38 +132,110 @@ function readNames(words: readonly string[], windows: boolean): string[] {
   return names;
 }
 
+/** PowerShell's options that take a value, before its `-Command` (lower-case). */
+const PS_VALUE = new Set(["-executionpolicy", "-ep", "-ex", "-windowstyle", "-w"]);
+/** PowerShell's options without a value, before its `-Command` (lower-case). */
+const PS_FLAG = new Set([
+  "-noprofile",
+  "-nop",
+  "-noninteractive",
+  "-noni",
+  "-nologo",
+  "-mta",
+  "-sta",
+]);
+/** Shell options without a value, before a `-c` (`bash -l -c …`). */
+const SH_FLAG = /^(?:-[eilx]+|--login|--noprofile|--norc)$/;
+
+/**
+ * The command line a shell wrapper runs (`bash -c '…'`, `sh -lc "…"`, `pwsh -c '…'`,
+ * `powershell.exe -NoProfile -Command "…"`), and whether PowerShell runs it; undefined for any
+ * other command, and for a wrapper given options this does not know (narrowly: trial 132 F6).
+ */
+function wrapped(words: readonly string[]): { line: string; ps: boolean } | undefined {
+  const prog = words[0].replace(/^.*[\\/]/, "").toLowerCase().replace(/\.exe$/, "");
+  if (prog === "bash" || prog === "sh" || prog === "zsh") {
+    for (let i = 1; i < words.length - 1; i++) {
+      if (/^-[eilx]*c[eilx]*$/.test(words[i])) {
+        return { line: words[i + 1], ps: false };
+      }
+      if (!SH_FLAG.test(words[i])) return undefined;
+    }
+    return undefined;
+  }
+  if (prog !== "pwsh" && prog !== "powershell") return undefined;
+  for (let i = 1; i < words.length - 1; i++) {
+    const w = words[i].toLowerCase();
+    // What follows `-Command` is the command, its words joined as PowerShell joins them.
+    if (w === "-c" || w === "-command") return { line: words.slice(i + 1).join(" "), ps: true };
+    if (PS_VALUE.has(w)) i++;
+    else if (!PS_FLAG.has(w)) return undefined;
+  }
+  return undefined;
+}
+
 /**
  * The files command line `line` read (see the module rule), whole when `project` (the folder
- * it ran in) is absolute, else as written (joined to a `cd`'s folder).
+ * it ran in) is absolute, else as written (joined to a `cd`'s folder). The command line a shell
+ * wrapper runs (`bash -c '…'`, `powershell.exe -Command "…"`: {@link wrapped}) is read as a
+ * command line of its own, in the folder the wrapper ran in (trial 132 F6).
  *
  * @example shellReadPaths("cd src && sed -n 1,80p app.py | nl", "/w/p") // ["/w/p/src/app.py"]
  */
 export function shellReadPaths(line: string, project: string | null): string[] {
   const windows = project !== null && isWindowsDrivePath(project);
-  let base = project && isAbsoluteAny(project) ? project : undefined;
-  let dir = "";
-  const at = (p: string) =>
-    base ? absoluteTarget(p, base) : dir && !isAbsoluteAny(p) ? join(dir, p) : p;
   const out: string[] = [];
+  readsOf(
+    line,
+    windows,
+    {
+      base: project && isAbsoluteAny(project) ? project : undefined,
+      dir: "",
+    },
+    out,
+    true,
+  );
+  return out;
+}
+
+/** Where relative names resolve: `base` when the project is absolute, else a `cd`'s `dir`. */
+interface Place {
+  base: string | undefined;
+  dir: string;
+}
+
+/** Adds the files `line` read to `out` ({@link shellReadPaths}); `place` moves with its `cd`s. */
+function readsOf(line: string, windows: boolean, place: Place, out: string[], outer: boolean) {
+  const at = (p: string) =>
+    place.base
+      ? absoluteTarget(p, place.base)
+      : place.dir && !isAbsoluteAny(p)
+      ? join(place.dir, p)
+      : p;
   for (let words of commands(line, windows)) {
     while (words.length && (words[0] === "sudo" || /^[A-Za-z_]\w*=/.test(words[0]))) {
       words = words.slice(1);
     }
     if (!words.length) continue;
+    // One wrapper deep: its own `cd`s stay inside it.
+    const inner = outer ? wrapped(words) : undefined;
+    if (inner) {
+      readsOf(inner.line, windows || inner.ps, { ...place }, out, false);
+      continue;
+    }
     if (CD.has(words[0].toLowerCase())) {
       const to = words.slice(1).filter((w) => w !== "--" && !PATH_OPTIONS.has(w.toLowerCase()));
       if (to.length !== 1 || to[0] === "-" || to[0].startsWith("-") || NOT_LITERAL.test(to[0])) {
-        break;
+        return;
       }
-      if (base) base = absoluteTarget(to[0], base);
-      else dir = at(to[0]);
+      if (place.base) place.base = absoluteTarget(to[0], place.base);
+      else place.dir = at(to[0]);
       continue;
     }
     for (const name of readNames(words, windows)) {
       if (name && name !== "-" && !NOT_LITERAL.test(name)) out.push(at(name));
     }
   }
-  return out;
 }
 
 /**
@@ -193,6 +268,23 @@ export function shellReadRows(store: Store, name: string): Array<FileAtRow & { s
         seq: r.seq,
         shell: true,
       });
+    }
+  }
+  return out;
+}
+
+/**
+ * The files shell commands read ({@link shellReadPaths}) that may lie under a folder named
+ * `name` (its last part): of the commands whose text or whose session's project holds the
+ * name, with their session's row id (`blame` of a folder, lib/memory/paths.ts `filesUnder`:
+ * trial 132 F5).
+ */
+export function shellReadsIn(store: Store, name: string): Array<{ path: string; session: number }> {
+  const like = "%" + name.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  const out: Array<{ path: string; session: number }> = [];
+  for (const r of Q.commandsNamingOrIn.all(store, { like })) {
+    for (const path of new Set(shellReadPaths(r.command, r.project))) {
+      out.push({ path, session: r.session });
     }
   }
   return out;

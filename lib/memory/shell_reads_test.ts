@@ -55,3 +55,38 @@ Deno.test("shellReadPaths reads PowerShell's Get-Content in a Windows project, b
     "C:\\Users\\u\\Proj\\sub\\x.ps1",
   ]);
 });
+
+Deno.test("shellReadPaths reads the command line of a shell wrapper as its own (trial 132 F6)", () => {
+  const p = "/w/p";
+  assertEquals(shellReadPaths('powershell.exe -Command "Get-Content lib/v6.py"', p), [
+    "/w/p/lib/v6.py",
+  ]);
+  assertEquals(
+    shellReadPaths('powershell -NoProfile -Command "Get-Content -Path lib/x.py -TotalCount 5"', p),
+    ["/w/p/lib/x.py"],
+  );
+  assertEquals(shellReadPaths("pwsh -c 'type a.py'", p), ["/w/p/a.py"]);
+  assertEquals(shellReadPaths("bash -lc 'cd lib && cat db.py'", p), ["/w/p/lib/db.py"]);
+  // The wrapper's `cd` stays inside it.
+  assertEquals(shellReadPaths("bash -c 'cd lib' && cat a.py", p), ["/w/p/a.py"]);
+  assertEquals(shellReadPaths('sh -c "head -n 5 a.py"', p), ["/w/p/a.py"]);
+  assertEquals(
+    shellReadPaths(
+      'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -Command "gc src\\a.py"',
+      "C:\\w\\p",
+    ),
+    ["C:\\w\\p\\src\\a.py"],
+  );
+  // Narrowly: a script file, an unknown option, or a wrapper inside a wrapper read nothing.
+  for (
+    const line of [
+      "bash run.sh",
+      "pwsh -File read.ps1",
+      "bash --rcfile x -c 'cat a.py'",
+      "bash -c \"sh -c 'cat a.py'\"",
+      "bash -c 'rm a.py'",
+    ]
+  ) {
+    assertEquals(shellReadPaths(line, p), [], line);
+  }
+});
