@@ -89,6 +89,8 @@ export const ABLATE = {
   widen: false,
   /** No associations learned from the history (lib/search/assoc.ts). */
   learned: false,
+  /** No products named by what they are (lib/search/products_match.ts). */
+  products: false,
   /** Every alternative of a relevance term counts the same in the session-level BM25. */
   tiered: false,
   /** The session-level BM25 weighs terms by the events that hold them, not the sessions. */

@@ -235,6 +235,8 @@ export const RELATED = {
   thesaurus: 0.5,
   /** A word the history associates with the query's word, times its NPMI (lib/search/assoc.ts). */
   learned: 0.2,
+  /** A product the query's word describes (lib/search/products_match.ts). */
+  product: 0.5,
   /** A word the history never wrote: its related words stand for it at this multiple (at most 1). */
   alone: 1.6,
   /**
@@ -261,13 +263,20 @@ export const RELATED = {
  * out those in `have` (the word's own forms): thesaurus words and their
  * forms, then the history's own associations, at most {@link MAX_ALTS}.
  */
-export function associated(stats: TermStats, word: string, have: Set<string>): Map<string, number> {
+export function associated(
+  stats: TermStats,
+  word: string,
+  have: Set<string>,
+  products: readonly string[] = [],
+): Map<string, number> {
   const out = new Map<string, number>();
   if (ABLATE.related || (have.size && ABLATE.widen)) return out;
   const add = (w: string, weight: number) => {
     if (out.size >= MAX_ALTS || have.has(w) || (out.get(w) ?? 0) >= weight) return;
     out.set(w, weight);
   };
+  // Products the word describes that the history names (lib/search/products_match.ts).
+  for (const p of products) add(p, RELATED.product);
   for (const r of relatedTo(word)) {
     for (const f of wordForms(stats, r).slice(0, 3)) add(f, RELATED.thesaurus);
   }

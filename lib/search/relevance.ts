@@ -109,6 +109,7 @@
  *
  * @module
  */
+import { productsFor } from "./products_match.ts";
 import { Q } from "../schema.ts";
 import { ftsAny } from "../query.ts";
 import type { Store } from "../store.ts";
@@ -185,6 +186,7 @@ export function relevance(
   const typed = ABLATE.joined
     ? unique.map((w) => ({ word: w }))
     : joinedWords(stats, unique, query);
+  const products = productsFor(stats, unique);
   let terms: Term[] = typed.map(({ word: w, parts }: JoinedWord) => {
     const alts = new Set(wordForms(stats, w));
     for (const s of synonymsOf(w)) if (stats.docs(s)) alts.add(s);
@@ -194,7 +196,7 @@ export function relevance(
     // (A word the history holds is widened later, only when the query needs it.)
     const extra = literal
       ? new Map<string, number>()
-      : withPhrasal(stats, w, associated(stats, w, alts));
+      : withPhrasal(stats, w, associated(stats, w, alts, products.get(w)));
     // A phrasal verb's count is only bounded by its words' (lib/search/expand.ts phraseDocs):
     // it sets the word's IDF only when no word stands for the word.
     const plain = literal ? [...alts] : [...extra.keys()].filter((a) => !a.includes(" "));
@@ -299,7 +301,13 @@ export function relevance(
   terms.forEach((t, ti) => {
     if (PARTICLES.includes(t.word)) return t.extra.clear();
     if (t.literal && !widen && (t.typed || ABLATE.formWiden)) return t.extra.clear();
-    if (t.literal) t.extra = withPhrasal(stats, t.word, associated(stats, t.word, new Set(t.alts)));
+    if (t.literal) {
+      t.extra = withPhrasal(
+        stats,
+        t.word,
+        associated(stats, t.word, new Set(t.alts), products.get(t.word)),
+      );
+    }
     for (const [a, w] of t.extra) {
       const o = owner.get(a);
       const prev = o === undefined ? 0 : terms[o].extra.get(a) ?? 0;

@@ -1,0 +1,73 @@
+/**
+ * Products a question names by what they are (lib/search/products.ts): "my self-hosted git
+ * server" for Forgejo, "the in-memory cache" for Redis. For each word of the query, the
+ * products the history holds whose plain words hold it (or a word it is an inflection of),
+ * the relevance tier reading them as related words of that query word
+ * (lib/search/related.ts `associated`).
+ *
+ * A product counts when the history holds its name, and a query word brings at most
+ * {@link PER_WORD} of them: those most of whose words the query names first (`git hosting`
+ * is Forgejo before it is GitHub Actions). A word that is no product's is no key here.
+ *
+ * Measured (2026-12-07, weight 0.5, lib/search/related.ts `RELATED.product`, 3 a word; the glossary written
+ * blind, by a helper who read no benchmark and no store): `deno task bench:real` hit@1 / hit@5
+ * / MRR@10, tuning 0.26 / 0.68 / 0.422 -> 0.29 / 0.68 / 0.452, held out 0.16 / 0.42 / 0.283 ->
+ * 0.16 / 0.52 / 0.310, held out 2 0.23 / 0.60 / 0.387 -> 0.30 / 0.60 / 0.422, held out 3 0.33 /
+ * 0.63 / 0.439 -> 0.35 / 0.68 / 0.466, every negative still "nothing matched"; `deno task
+ * bench:recall --seeds 3,5,7,11` every kind's hit@1 the same on every seed but `blind` 0.60 ->
+ * 0.58 on seed 3 and 0.52 -> 0.53 on seed 5 (one query each: the mean unchanged) and `blind2`
+ * 0.15 -> 0.13 on seed 11 (one query of 60); in-process latency within noise. Chosen on the
+ * tuning sets (weight 0.3 and 0.7, 2 a word: the same figures there, 0.7 lost 3 blind
+ * queries on seed 11); the held-out figures were read once, as aggregates.
+ *
+ * @module
+ */
+import { PRODUCTS } from "./products.ts";
+import { inflections } from "./related.ts";
+import type { TermStats } from "./expand.ts";
+import { ABLATE } from "./rank.ts";
+
+/** Products one query word brings, at most. */
+export const PER_WORD = 3;
+
+/** Plain word -> the products it describes (built on first use). */
+let byWord: Map<string, string[]> | undefined;
+
+function index(): Map<string, string[]> {
+  if (byWord) return byWord;
+  byWord = new Map();
+  for (const [name, words] of Object.entries(PRODUCTS)) {
+    for (const w of words) {
+      const list = byWord.get(w);
+      if (list) list.push(name);
+      else byWord.set(w, [name]);
+    }
+  }
+  return byWord;
+}
+
+/**
+ * For each of `words` (the query's, index tokens), the products the history holds that it
+ * describes, most of the query's words first; words with none are left out.
+ */
+export function productsFor(stats: TermStats, words: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ABLATE.products) return out;
+  const ix = index();
+  const described = words.map((w) => {
+    const hit = new Set<string>();
+    for (const f of inflections(w)) for (const p of ix.get(f) ?? []) hit.add(p);
+    // The product named as such is no description of it.
+    hit.delete(w);
+    return hit;
+  });
+  const hits = new Map<string, number>();
+  for (const set of described) for (const p of set) hits.set(p, (hits.get(p) ?? 0) + 1);
+  words.forEach((w, i) => {
+    const held = [...described[i]].filter((p) => stats.docs(p) > 0);
+    if (!held.length) return;
+    held.sort((a, b) => hits.get(b)! - hits.get(a)! || stats.docs(b) - stats.docs(a));
+    out.set(w, held.slice(0, PER_WORD));
+  });
+  return out;
+}
