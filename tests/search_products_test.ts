@@ -3,12 +3,14 @@
  * self-hosted git server" reaches the session that names Forgejo, never one the history
  * lacks, and `ABLATE.products` turns it off.
  */
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
 import { search } from "../lib/search.ts";
 import { ABLATE } from "../lib/search/rank.ts";
 import { productsFor } from "../lib/search/products_match.ts";
+import { relevance } from "../lib/search/relevance.ts";
 import { TermStats } from "../lib/search/expand.ts";
-import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -51,4 +53,73 @@ Deno.test("only products the history names are read, and a product's own name is
     const stats = new TermStats(s);
     assertEquals([...productsFor(stats, ["forge", "cache"]).entries()], [["forge", ["forgejo"]]]);
     assertEquals(productsFor(stats, ["forgejo"]).size, 0);
+  }));
+
+// Trial 134 F1: `self-hosted git server`, each word held by some session, listed those and never
+// the session about Forgejo: the products stand beside words the history holds as typed too.
+Deno.test("a product the words describe stands beside words the history holds as typed", () =>
+  withMemIndex([
+    HISTORY[0],
+    { id: "s-slow", events: [["user", "the hosted git mirror answers slowly"]] },
+    ...[1, 2, 3, 4].map((i) => ({
+      id: `s-common${i}`,
+      events: [["user", `the dev server restarted ${i} times`]] as MemSession["events"],
+    })),
+  ], (s) => {
+    // s-slow holds the rarer words as typed: the tier widens none of them with related words,
+    // yet the product they describe stands beside each.
+    const words = ["hosted", "git", "server"];
+    const rel = relevance(new TermStats(s), words, {}, (id) => id, words.join(" "));
+    assertEquals(rel.alts, [[["hosted"], ["forgejo"]], [["git"], ["forgejo"]]]);
+  }));
+
+Deno.test("a search names the tool its words describe when no session listed first names it", async () => {
+  const ix = await memIndex([
+    ...HISTORY,
+    { id: "s-vault", events: [["user", "1password cli asks me to unlock again and again"]] },
+    // Sessions holding both words as typed: listed, and none names 1password.
+    ...[1, 2, 3].map((i) => ({
+      id: `s-mgr${i}`,
+      events: [["user", `reset the password of manager account ${i}`]] as MemSession["events"],
+    })),
+  ]);
+  try {
+    const r = await runMain(ix.env, ["password", "manager", "--json"]);
+    const d = JSON.parse(r.out);
+    assertEquals(d.described_tools, [{
+      product: "1password",
+      words: ["password", "manager"],
+      sessions: 1,
+    }]);
+    const text = await runMain(ix.env, ["password", "manager"]);
+    assertStringIncludes(
+      text.err,
+      "hint: 'password manager' describes 1password, which 1 session names: deja 1password",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 134 F2: `openai refused because my organization was not verified for reasoning
+// summaries` put the session holding that error word for word 5th: `because` was read as a word.
+Deno.test("'because' in a question is no word of it", () =>
+  withMemIndex([
+    {
+      id: "s-err",
+      events: [[
+        "tool_result",
+        "Your organization must be verified to generate reasoning summaries",
+      ]],
+    },
+    ...[1, 2, 3].map((i) => ({
+      id: `s-why${i}`,
+      events: [["user", `it failed because the openai quota ran out, run ${i}`]] as MemSession[
+        "events"
+      ],
+    })),
+  ], (s) => {
+    const r = search(s, "openai refused because my organization was not verified for reasoning");
+    assert(r.dropped.includes("because"), JSON.stringify(r.dropped));
+    assertEquals(r.results[0]?.id, "s-err", r.results.map((x) => x.id).join(" "));
   }));

@@ -23,6 +23,7 @@ import { Q } from "../schema.ts";
 import { defaultHidden, searchHiding, SessionCache } from "../search/sessions.ts";
 import { shQuote, shQuoteShown } from "../shell.ts";
 import { changedFiles, changedFileSessions } from "../search/changed.ts";
+import { describedProducts } from "../search/products_match.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
   checkFrom,
@@ -188,6 +189,12 @@ export interface SearchData {
   nearOn?: { held: string[]; nowhere: string[] };
   /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
   changed?: Array<{ file: string; sessions: number }>;
+  /**
+   * Tools two words or more of the query describe (lib/search/products_match.ts), that the
+   * history names and the first sessions listed do not: how many sessions name each, and the
+   * options the count was made with.
+   */
+  products?: Array<{ product: string; words: string[]; sessions: number; options: string }>;
   /** The query as typed, when nothing matched it and it is an indexed session's id (prefix). */
   idOf?: string;
   /**
@@ -485,6 +492,19 @@ export async function searchData(
     const what = describeSession(store, { id: r.rowid, title: r.title });
     if (what) about.set(`${r.harness}:${r.id}`, what);
   }
+  // Tools the words describe that the listed sessions do not name (trial 134 F1: `self-hosted
+  // git server` listed 15 sessions holding those words, none the one about Forgejo).
+  const products = args.regex ? [] : productsNamed(
+    store,
+    stats,
+    args.query,
+    result,
+    opts,
+    [
+      ...filters.map((f) => ` ${f.flag} ${shQuoteShown(f.value)}`),
+      filter.junk ? " --junk" : "",
+    ].join(""),
+  );
   // A file named among other words, when nothing matched exactly: the sessions that changed it.
   const exact = result.tier !== "relevance" && result.tier !== "none" && !result.nothingMatched;
   // Counted as the `deja blame` it names shows them, throwaway projects' left out (trial 120 M1:
@@ -521,6 +541,7 @@ export async function searchData(
     refs,
     about,
     ...(changed.length ? { changed } : {}),
+    ...(products.length ? { products } : {}),
     embeddings,
     warning,
     filtered,
@@ -758,4 +779,29 @@ function withinSession(store: Store, ref: string, query: string) {
       1,
     );
   }
+}
+
+/**
+ * The tools the query's words describe ({@link describedProducts}) that sessions name, none of
+ * the first three listed: each with how many sessions name it (under the same filters).
+ */
+function productsNamed(
+  store: Store,
+  stats: TermStats,
+  query: string,
+  result: SearchResult,
+  opts: SearchOptions,
+  options: string,
+): NonNullable<SearchData["products"]> {
+  const words = parseQuery(query).parts.filter((p) => !p.quoted).flatMap((p) => p.tokens)
+    .filter((t) => !STOP_WORDS.has(t));
+  const top = new Set(result.results.slice(0, 3).map((r) => `${r.harness}:${r.id}`));
+  const out: NonNullable<SearchData["products"]> = [];
+  for (const d of describedProducts(stats, words)) {
+    const r = search(store, d.product, { ...opts, limit: 10, nearest: false });
+    if (r.nothingMatched || !r.total || r.tier !== "exact") continue;
+    if (r.results.some((x) => top.has(`${x.harness}:${x.id}`))) continue;
+    out.push({ ...d, sessions: r.total, options });
+  }
+  return out;
 }

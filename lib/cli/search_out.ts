@@ -90,6 +90,7 @@ export function searchJson(
       : null,
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
+    described_tools: (d.products ?? []).map(({ options: _, ...p }) => p),
     words_apart: d.apart ?? [],
     words_between: d.between ?? null,
     // The words the nearest by relevance were ranked on, and those held nowhere, as the text
@@ -260,6 +261,7 @@ export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex
   if (!found) apartHint(io, d.apart, d.filtered?.filters);
   if (!found) betweenHint(io, d.between);
   changedHint(io, d.changed);
+  productsHint(io, d.products);
   idHint(io, d.idOf);
   if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
   else if (!found) {
@@ -277,6 +279,21 @@ function idHint(io: IO, idOf: string | undefined): void {
   if (!idOf) return;
   const ref = shQuote(idOf);
   io.err(`hint: ${idOf} is a session's id: deja show ${ref} (or deja ctx ${ref})\n`);
+}
+
+/**
+ * Names the tools the query's words describe that sessions name, none of the first listed
+ * (`hint: 'self hosted git server' describes forgejo, which 1 session names: deja forgejo`).
+ */
+function productsHint(io: IO, products: SearchData["products"]): void {
+  for (const p of products ?? []) {
+    const n = p.sessions === 1 ? "1 session names" : `${p.sessions} sessions name`;
+    io.err(
+      `hint: '${p.words.join(" ")}' describes ${p.product}, which ${n}: ${
+        searchCommand(p.product)
+      }${p.options}\n`,
+    );
+  }
 }
 
 /** Names `deja blame` for a file the query names that sessions changed (lib/search/changed.ts). */

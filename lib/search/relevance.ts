@@ -300,8 +300,12 @@ export function relevance(
   const phraseWords = new Set<string>();
   terms.forEach((t, ti) => {
     if (PARTICLES.includes(t.word)) return t.extra.clear();
-    if (t.literal && !widen && (t.typed || ABLATE.formWiden)) return t.extra.clear();
-    if (t.literal) {
+    if (t.literal && !widen && (t.typed || ABLATE.formWiden)) {
+      // The products the word describes stand beside it still (trial 134 F1: `self-hosted git
+      // server`, every word held somewhere, never reached the session about Forgejo).
+      t.extra = new Map((products.get(t.word) ?? []).map((p) => [p, RELATED.product]));
+      if (!t.extra.size) return;
+    } else if (t.literal) {
       t.extra = withPhrasal(
         stats,
         t.word,
