@@ -23,7 +23,7 @@ import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { saveManifest, upToDate } from "../lib/fresh/noop.ts";
-import { freshen } from "../lib/fresh/freshen.ts";
+import { freshen, freshnessNote } from "../lib/fresh/freshen.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
 import { harnessIds } from "../core/registry.ts";
@@ -485,4 +485,35 @@ Deno.test("with the refresh off, a command says the index holds what older rules
   const r = await runMain(env, ["kumquatsecret9", "--json"]);
   assertStringIncludes(r.err, "read under older secret-redaction rules");
   assertEquals(JSON.parse(r.out).freshness?.redaction, 1, r.out);
+});
+
+// Trial 133 F1, F5: two commands at once, or a read-only index folder, answered with what older
+// redaction rules let through and said nothing: whatever the state, such stores are said.
+Deno.test("every freshness with stores older rules read says so", async () => {
+  const { env, vars } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const bg = testEnv(vars.HOME, { ...vars, DEJA_NO_REFRESH: "" });
+  // No background run may start here: the step answers `fresh`, and says the stores.
+  const f = await freshen(bg, parsers, { budgetMs: 0, background: false });
+  assertEquals([f.state, f.redaction], ["fresh", 1], JSON.stringify(f));
+  assertStringIncludes(freshnessNote(f), "read under older secret-redaction rules");
+  const ro = freshnessNote({ ...f, state: "read_only" });
+  assertStringIncludes(ro, "read-only");
+  assertStringIncludes(ro, "results may show secrets those rules let through");
+});
+
+// Trial 133 F10: with nothing reading the index again, MCP said "ask again", a loop.
+Deno.test("MCP with the refresh off says nothing reads the index again, not to ask again", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const r = await callDeja({ mode: "recall", query: "kumquatsecret9" }, {
+    env,
+    cwd: "/",
+    log() {},
+  });
+  const text = r.content[0].text;
+  assertStringIncludes(text, "nothing is reading it again now");
+  assert(!text.includes("kumquatsecret9 "), text);
 });

@@ -12,6 +12,7 @@ import {
   freshen,
   type Freshness,
   freshnessNote,
+  olderRulesLine,
   refreshOff,
 } from "../fresh/freshen.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -39,8 +40,13 @@ export async function refreshFor(io: IO, args: Args): Promise<void> {
     return olderRulesNote(io);
   }
   const f = await freshen(io.env);
-  const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
+  // The time it took varies run to run; scripts get the facts.
+  const { ms: _ms, unchecked, ...stable } = f;
   io.freshness = stable;
+  // The index was busy for the step (another command writing it): asked here, before the
+  // command reads it (trial 133 F1: one of three commands at once after an upgrade showed what
+  // older redaction rules let through, and said nothing).
+  if (unchecked) return olderRulesNote(io, false);
   if (f.state === "no_index" && f.deleted && f.background) {
     io.err(`deja: ${deletedLine(indexPath(io.env), f.deleted, " in the background now")}\n`);
   }
@@ -57,12 +63,12 @@ export async function refreshFor(io: IO, args: Args): Promise<void> {
  * `DEJA_NO_REFRESH=1` showed such a secret and said nothing). Costs a read of the `sources`
  * table.
  */
-function olderRulesNote(io: IO): void {
+function olderRulesNote(io: IO, off = true): void {
   const path = indexPath(io.env);
   if (!existsSync(path) || knownDamage(path)) return;
   let n = 0;
   try {
-    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+    const store = Store.open(path, { readOnly: true, busyMs: off ? 200 : 1000 });
     try {
       n = olderRedaction(store);
     } finally {
@@ -72,6 +78,11 @@ function olderRulesNote(io: IO): void {
     return; // an index that cannot be read is the command's to report
   }
   if (!n) return;
+  if (!off) {
+    io.freshness = { ...io.freshness, redaction: n };
+    io.err(olderRulesLine(n, false) + "\n");
+    return;
+  }
   io.freshness = {
     state: "off",
     read: 0,

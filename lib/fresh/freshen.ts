@@ -97,6 +97,8 @@ export interface Freshness {
    * (0 s behind)" for a store no one had touched).
    */
   reread?: string[];
+  /** The index could not be read by this step (busy, damaged): what it holds was not looked at. */
+  unchecked?: true;
   /**
    * With {@link reread}: the stores among them whose text an older secrets redaction wrote
    * (lib/version.ts `REDACTION`). Until they are read again, text from them may hold what the
@@ -175,11 +177,20 @@ export async function freshen(
   const t0 = performance.now();
   const now = opts.now ?? Date.now();
   let reforgotten: Reforgotten | undefined;
-  const out = (f: Omit<Freshness, "ms">): Freshness => ({
-    ...f,
-    ...(reforgotten ? { reforgotten } : {}),
-    ms: performance.now() - t0,
-  });
+  /** Of the stores an older reader read, those an older secrets redaction read (set below). */
+  let olderRules = 0;
+  const out = (f: Omit<Freshness, "ms">): Freshness => {
+    // Whatever else is said, stores older redaction rules read and still to be read again are
+    // said (trial 133 F1, F5: two commands at once, or a read-only index folder, answered with
+    // what those rules let through and said nothing of it).
+    const left = olderRules && f.redaction === undefined ? olderLeft(path)?.redaction ?? 0 : 0;
+    return {
+      ...f,
+      ...(left ? { redaction: left } : {}),
+      ...(reforgotten ? { reforgotten } : {}),
+      ms: performance.now() - t0,
+    };
+  };
   const bgOk = opts.background ?? true;
   const path = indexPath(env);
   if (!existsSync(path)) {
@@ -208,8 +219,6 @@ export async function freshen(
   let revised: string[] = [];
   /** Stores of the `revised` harnesses an older reader read. */
   let revisedCount = 0;
-  /** Of those, the stores an older secrets redaction read. */
-  let olderRules = 0;
   /** A refresh on use read such stores: the vocabulary is owed a remake by a full run. */
   let owedVocab = false;
   // While the index is as the last writer left it, the stat manifest says what it holds
@@ -246,8 +255,16 @@ export async function freshen(
         store.close();
       }
     } catch {
-      // An index this step cannot read is the command's to report, not this step's.
-      return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
+      // An index this step cannot read is the command's to report, not this step's; what it
+      // holds was not looked at (lib/cli/refresh.ts then asks of older redaction rules itself).
+      return out({
+        state: "fresh",
+        read: 0,
+        pending: 0,
+        behind_ms: 0,
+        background: false,
+        unchecked: true,
+      });
     }
     // Removed now, whatever the budget: a forgotten session is never answered from (trial 111
     // F3). A writer holding the index past the wait removes them itself (lib/indexer.ts).
@@ -568,7 +585,11 @@ const NONE = { read: 0, pending: 0, behind_ms: 0, background: false, ms: 0 } as 
  * '' when there is nothing to say.
  */
 export function freshnessNote(f: Freshness): string {
-  const state = stateNote(f);
+  const said = stateNote(f);
+  // Stores older redaction rules read, said whatever else the state says (trial 133 F1, F5).
+  const state = f.redaction && !said.includes("secret")
+    ? [said, olderRulesLine(f.redaction, f.background)].filter(Boolean).join("\n")
+    : said;
   if (!f.reforgotten) return state;
   return state ? `${reforgottenLine(f.reforgotten)}\n${state}` : reforgottenLine(f.reforgotten);
 }
@@ -673,4 +694,12 @@ function olderLeft(path: string): Revised | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Said while `n` stores older secret-redaction rules read are still to be read again. */
+export function olderRulesLine(n: number, background: boolean): string {
+  return `deja: ${n === 1 ? "1 store was" : `${n} stores were`} read under older ` +
+    `secret-redaction rules and ${
+      background ? "are being read again in the background" : "are not read again yet"
+    }: results may show secrets those rules let through ('deja index' reads them now)`;
 }

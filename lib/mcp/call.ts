@@ -357,13 +357,16 @@ function filtersOf(args: Record<string, unknown>, home: string): Filters {
 
 /** The answer while `n` stores an older secrets redaction read are still to be read again. */
 export function heldBack(n: number, background: boolean): string {
-  return `deja's index is being read again under new secret-redaction rules (${
-    n === 1 ? "1 store" : `${n} stores`
-  }): nothing is answered from it until then, so no secret the new rules mask reaches you. ${
-    background
-      ? "Ask again in a few seconds."
-      : "The user can run 'deja index' to read it again now; ask again after."
-  }`;
+  const stores = n === 1 ? "1 store" : `${n} stores`;
+  // Nothing reading it (the refresh off, a read-only index): no "ask again" loop (trial 133 F10).
+  return background
+    ? `deja's index is being read again under new secret-redaction rules (${stores}): nothing ` +
+      "is answered from it until then, so no secret the new rules mask reaches you. Ask again " +
+      "in a few seconds."
+    : `deja's index holds text ${stores} gave under older secret-redaction rules, and nothing ` +
+      "is reading it again now: nothing is answered from it, so no secret the new rules mask " +
+      "reaches you. The user can run 'deja index' in a terminal to read it again; until then " +
+      "there is no point asking again.";
 }
 
 function withIndex(ctx: CallContext, fn: (store: Store) => ToolResult): ToolResult {
