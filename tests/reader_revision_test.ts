@@ -29,6 +29,7 @@ import { REDACTION, revisionOf, REVISIONS } from "../lib/version.ts";
 import { harnessIds } from "../core/registry.ts";
 import { FROM_SOURCE } from "./_env.ts";
 import { callDeja } from "../lib/mcp/call.ts";
+import { startView } from "../lib/view/server.ts";
 import { hookLogPath } from "../lib/hooks/log.ts";
 import { existsSync } from "node:fs";
 
@@ -516,4 +517,24 @@ Deno.test("MCP with the refresh off says nothing reads the index again, not to a
   const text = r.content[0].text;
   assertStringIncludes(text, "nothing is reading it again now");
   assert(!text.includes("kumquatsecret9 "), text);
+});
+
+// Trial 133 F2 (High): right after an upgrade `deja view` showed on its pages secrets the new
+// rules mask, and said nothing.
+Deno.test("deja view shows nothing of text older redaction rules wrote, and says why", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const srv = await startView({ env, token: "k".repeat(32) });
+  try {
+    for (const page of ["/", "/search?q=kumquatsecret9"]) {
+      const r = await fetch(`http://127.0.0.1:${srv.port}/${srv.token}${page}`);
+      const body = await r.text();
+      assertEquals(r.status, 503, page);
+      assert(!body.includes("kumquatsecret9 "), body);
+      assertStringIncludes(body, "older secret-redaction rules");
+    }
+  } finally {
+    await srv.close();
+  }
 });

@@ -25,6 +25,7 @@ import type { Duplex } from "node:stream";
 import type { Env, Parser } from "../../core/model.ts";
 import { asIndexError, indexPath, Store } from "../store.ts";
 import { runningBackground } from "../fresh/background.ts";
+import { olderRedaction } from "../fresh/revised.ts";
 import { DejaError } from "../../core/errors.ts";
 import { resolveSession } from "../sessions.ts";
 import { htm } from "./html.ts";
@@ -272,6 +273,23 @@ async function answer(req: IncomingMessage, s: Served): Promise<Reply> {
       });
   }
   try {
+    // Text older secret-redaction rules wrote is shown on no page (trial 133 F2: right after an
+    // upgrade the session page showed 21 secrets the new rules mask): the page says why, and
+    // reloads while the background run reads it again.
+    const older = olderRedaction(store);
+    if (older) {
+      const reading = !refreshOff(s.env) && Boolean(runningBackground(s.env, s.now));
+      const stores = older === 1 ? "1 store" : `${older} stores`;
+      return errorPage(shell, 503, {
+        message: reading
+          ? `deja is reading ${stores} of its history again under new secret-redaction rules; ` +
+            "nothing is shown from the index until it is done, so no secret the new rules mask " +
+            "is."
+          : `The index holds text ${stores} gave under older secret-redaction rules, and nothing ` +
+            "is reading it again now: nothing is shown from it until then.",
+        ...(reading ? {} : { hint: "run 'deja index' in a terminal, then reload" }),
+      }, { title: "Reading the history again", reload: reading });
+    }
     const ctx: ViewCtx = { ...shell, store, env: s.env, cwd: s.cwd };
     return await route_(ctx, route, url.searchParams);
   } catch (e) {
