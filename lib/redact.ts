@@ -10,6 +10,7 @@ import { RULES } from "./redact_rules.ts";
 import { mayHoldSecret } from "./redact_prefilter.ts";
 import { entropySpans } from "./redact_entropy.ts";
 import { isExampleToken, isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
+import { isEnglish } from "./search/english.ts";
 
 /** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
 const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
@@ -110,14 +111,35 @@ const CODE_OBJECT =
 
 /**
  * Whether a value a sentence names as a password (`the password is hunter2`) looks
- * like one: not a word (letters only, also with `-` `.` `_` between: `wrong`,
- * `re-set`), a path, an address or a `base64-encoded` style description; digits only
- * when six or more.
+ * like one: not a path, an address or a `base64-encoded` style description; digits only
+ * when six or more; letters only ({@link acceptLetters}) when it is no word; letters with
+ * `-` `.` `_` `'` between (`re-set`, `PostgreSQL's`) never.
  */
-function acceptProse(v: string): boolean {
-  if (/^[\p{L}'._-]+$/u.test(v) || /[/\\]|^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(v)) return false;
+function acceptProse(match: string, v: string): boolean {
+  if (/[/\\]|^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(v)) return false;
+  if (/^\p{L}+$/u.test(v)) {
+    const before = match.slice(0, match.lastIndexOf(v));
+    return acceptLetters(v, /["'\x60]$/.test(before) || HTML_QUOTE_END.test(before));
+  }
+  if (/^[\p{L}'._-]+$/u.test(v)) return false;
   if (/^\d+$/.test(v)) return v.length >= 6;
   return !/^[a-z]+\d*-[a-z]{3,}$/i.test(v);
+}
+
+/**
+ * Whether a value of letters only a sentence names as a password is one: 8 letters or more,
+ * not a common English word (lib/search/english.ts: `the password is required`), and quoted,
+ * or of ASCII letters: mixed case that is no run of words (`sEpOhiBsMHucdj`, not
+ * `PostgreSQL`, `GitHub`), or in one case with five consonants in a row (`qwhxzkpt`, not
+ * `hardcoded`). Letters only were never masked before (trial 133 F4: a 14-letter mixed-case password was shown, and reached
+ * the agent through the hooks).
+ */
+function acceptLetters(v: string, quoted: boolean): boolean {
+  if (v.length < 8 || isEnglish(v.toLowerCase())) return false;
+  if (quoted) return true;
+  if (!/^[A-Za-z]+$/.test(v)) return false;
+  if (v !== v.toLowerCase() && v !== v.toUpperCase()) return !WORDS_RUN.test(v);
+  return /[^aeiouy]{5}/i.test(v);
 }
 
 /**
@@ -252,7 +274,7 @@ function redactText(
           (kind === "private_key" && isPlaceholderBlock(match)) ||
           (RULES[i].examples === true && isExampleToken(match)) ||
           (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v))) ||
-          (kind === "prose_password" && v && !acceptProse(v)) ||
+          (kind === "prose_password" && v && !acceptProse(match, v)) ||
           (RULES[i].random === true && v && !acceptRandom(v))
         ) {
           // Not a secret; what the rule read before the value may still hold one

@@ -1,6 +1,6 @@
 /** A password named in prose (`the password is hunter2`) is redacted; sentences about passwords are not. */
-import { assertEquals } from "../tests/_assert.ts";
-import { redact } from "./redact.ts";
+import { assert, assertEquals } from "../tests/_assert.ts";
+import { type FoundSecrets, redact, redactRepeats } from "./redact.ts";
 
 Deno.test("redact hides a password a sentence names", () => {
   const cases: Array<[string, string]> = [
@@ -52,4 +52,60 @@ Deno.test("redact leaves sentences about passwords and placeholders as written",
   ) {
     assertEquals(redact(text, {}), text);
   }
+});
+
+Deno.test("redact hides a letters-only password and one after `is:` (trial 133 F4)", () => {
+  const P = "[redacted:prose_password]";
+  const cases: Array<[string, string]> = [
+    ["the password is sEpOhiBsMHucdj for grafana", `the password is ${P} for grafana`],
+    ["the password is: Kd8Fj3Nw5Qz1", `the password is: ${P}`],
+    ["the password is: sEpOhiBsMHucdj", `the password is: ${P}`],
+    ["the password was sEpOhiBsMHucdj", `the password was ${P}`],
+    ["the password was: sEpOhiBsMHucdj.", `the password was: ${P}.`],
+    ["pwd is sEpOhiBsMHucdj, then log in", `pwd is ${P}, then log in`],
+    ["the passphrase is kQzXwVbTrNmP!", `the passphrase is ${P}!`],
+    ["the password is 'sEpOhiBsMHucdj' now", `the password is '${P}' now`],
+    ['the password is "grafanaadm"', `the password is "${P}"`],
+    ["the password is `sEpOhiBsMHucdj`", `the password is \`${P}\``],
+    ["ok so the password is sEpOhiBsMHucdj\nthen", `ok so the password is ${P}\nthen`],
+    ["the password is sEpOhiBsMHucdj: try it", `the password is ${P}: try it`],
+    ["the password is qwhxzkptvr", `the password is ${P}`],
+  ];
+  for (const [input, want] of cases) assertEquals(redact(input, {}), want, input);
+});
+
+Deno.test("redact leaves a common word, a name or a sentence after `the password is` (trial 133 F4)", () => {
+  for (
+    const text of [
+      "the password is wrong",
+      "the password is required",
+      "the password is set in the vault",
+      "the password is in 1Password",
+      "password is too short",
+      "the password is: required",
+      "the password is wrong: try again",
+      "the password is incorrect.",
+      "the password was rotated yesterday",
+      "the password is hardcoded in settings.py",
+      "the password is PostgreSQL's default",
+      "the password is GitHub",
+      "the password is 'required'",
+      "the password is Everything",
+      "the password is stored in 1Password",
+      "the password is NOT_SET",
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("a letters-only password a sentence names is masked where the session repeats it (trial 133 F4)", () => {
+  const found: FoundSecrets = new Map();
+  redact("fyi the password is sEpOhiBsMHucdj for the grafana admin", {}, found);
+  const again = redactRepeats(found);
+  assert(again !== null, "no value kept");
+  assertEquals(
+    again("log in to grafana with sEpOhiBsMHucdj", {}),
+    "log in to grafana with [redacted:prose_password]",
+  );
 });

@@ -347,11 +347,13 @@ export const RULES: Rule[] = [
   },
   {
     // A password named in prose: `the password is hunter2`, `pwd was …`, `the password for
-    // staging is …`, `passphrase = …` (lib/redact.ts keeps words, paths and placeholders);
-    // between HTML-escaped quotes the value, not the `&quot` before it (trial 128 F2).
+    // staging is …`, `passphrase = …`, `the password is: …` (trial 133 F4: a colon after the
+    // verb left the value in clear); a `:` or `.` ending the sentence is not the value's
+    // (lib/redact.ts keeps words, paths and placeholders); between HTML-escaped quotes the
+    // value, not the `&quot` before it (trial 128 F2).
     kind: "prose_password",
     re: String
-      .raw`(?<![A-Za-z0-9])(?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|PWD|[Ss]ecret|SECRET)(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[^\s"'\x60:=]+){1,3}?)?[ \t]+(?:is(?:[ \t]+(?:now|still))?|was(?:[ \t]+changed[ \t]+to)?|(?:set|changed)[ \t]+to|=|:)[ \t]+(?:\\*["'\x60]|${HTML_QUOTE})?(?!${HTML_QUOTE})(?<v>[^\s"'\x60,;()\[\]{}<>\\]{4,64}?)(?=[.!?]?(?:\s|$)|[\s"'\x60,;)\]}>\\]|${HTML_QUOTE})`,
+      .raw`(?<![A-Za-z0-9])(?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|PWD|[Ss]ecret|SECRET)(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[^\s"'\x60:=]+){1,3}?)?[ \t]+(?:is(?:[ \t]+(?:now|still))?:?|was(?:[ \t]+changed[ \t]+to)?:?|(?:set|changed)[ \t]+to:?|=|:)[ \t]+(?:\\*["'\x60]|${HTML_QUOTE})?(?!${HTML_QUOTE})(?<v>[^\s"'\x60,;()\[\]{}<>\\]{4,64}?)(?=[.!?:]?(?:\s|$)|[\s"'\x60,;)\]}>\\]|${HTML_QUOTE})`,
   },
 ];
 

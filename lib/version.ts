@@ -188,8 +188,11 @@ export function revisionOf(harness: string): number {
  * 3: a high-entropy value after a key between JSON-escaped quotes (`value: \"…\"`, `\\\"…`:
  * a tool's output holding JSON, a Kubernetes env entry inside it), and a `.env` line's value
  * between them (`STRIPE_WEBHOOK_KEY=\"…\"`), masked between plain quotes only before.
+ * 4 (trial 133 F4): a password a sentence names that is letters only and no word (`the
+ * password is sEpOhiBsMHucdj`, quoted, mixed case or random-looking), and one after `is:` or
+ * `was:`; and a `:` ending the sentence after a word is no longer taken for part of a value.
  */
-export const REDACTION = 3;
+export const REDACTION = 4;
 
 /** {@link READERS} and {@link REVISIONS} in one string, to tell whether a record was made by these readers. */
 export function readersKey(): string {

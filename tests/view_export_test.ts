@@ -165,6 +165,40 @@ Deno.test("view --out masks a secret the index still holds, and says how many it
   }
 });
 
+Deno.test("view --out masks the repeat of a value a cue named earlier in the session (trial 133 F3)", async () => {
+  const idx = await fixture();
+  const SSHPASS = "Aiv79hAczMwD";
+  try {
+    // As an index built before the sshpass rule holds them: the cue's value and its bare repeat.
+    const st = idx.open();
+    const main = `(SELECT id FROM sessions WHERE native_id = 'sess-main')`;
+    st.db.prepare(
+      `UPDATE events SET text = ? WHERE kind = 'user' AND session_id = ${main}`,
+    ).run(`run sshpass -p '${SSHPASS}' ssh deploy@db1 uptime`);
+    st.db.prepare(
+      `UPDATE events SET text = ? WHERE kind = 'assistant' AND session_id = ${main}`,
+    ).run(`Done; the sshpass one was ${SSHPASS}.`);
+    st.db.prepare(`UPDATE sessions SET title = ? WHERE native_id = 'sess-main'`)
+      .run(`log in with ${SSHPASS}`);
+    st.close();
+    const out = join(idx.dir, "share");
+    const r = await run(idx.env, ["--out", out, "--project", "dev/app", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const pages = readdirSync(out).filter((f) => f.endsWith(".html"));
+    for (const f of pages) {
+      const html = readFileSync(join(out, f), "utf8");
+      assert(!html.includes(SSHPASS), `${f} holds the sshpass password`);
+    }
+    const all = pages.map((f) => readFileSync(join(out, f), "utf8")).join("\n");
+    assertStringIncludes(all, "the sshpass one was [redacted:cli_password].");
+    assertStringIncludes(all, "sshpass -p &#39;[redacted:cli_password]&#39;");
+    const res = JSON.parse(r.out);
+    assert(res.redacted.cli_password >= 3, r.out);
+  } finally {
+    idx.cleanup();
+  }
+});
+
 Deno.test("view --out refuses a directory that holds files unless --force", async () => {
   const idx = await fixture();
   try {

@@ -6,7 +6,13 @@
  * written lose their target, and the stylesheet and script are written beside
  * them. Secrets redaction (lib/redact.ts) runs again over every text and
  * attribute value written: the index was redacted when it was built, and a
- * rule added since then still masks what it knows; the masks are counted.
+ * rule added since then still masks what it knows; the masks are counted. A value a cue
+ * names in a session's texts (lib/redact.ts namedIn: `sshpass -p '…'`, `the password is …`)
+ * is masked too where the pages repeat it bare, as a fresh index masks it in its session:
+ * in every page written, since pages quote other sessions (a subagent's names its parent's
+ * title, the project's page and the blame pages quote several) (trial 133 F3: an export right
+ * after an upgrade masked the cue's value by the newer rule, and wrote its later repeat in
+ * clear).
  *
  * Every export lists the files it wrote in {@link MANIFEST}. With `force`, the
  * pages a previous export listed there that this one does not write are
@@ -36,7 +42,13 @@ import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
-import { redact, type RedactionCounts } from "../redact.ts";
+import {
+  type FoundSecrets,
+  namedIn,
+  redact,
+  type RedactionCounts,
+  redactRepeats,
+} from "../redact.ts";
 import { CSS, JS } from "./assets.ts";
 import { esc } from "./html.ts";
 import { pageStart, VIEW_PAGE, type ViewCtx } from "./layout.ts";
@@ -97,7 +109,12 @@ interface Planned {
   key: string;
   file: string;
   render: () => string | null;
+  /** The session (row id) whose page it is; none for a page quoting several. */
+  session?: number;
 }
+
+/** Masks the repeats of values a cue named (lib/redact.ts redactRepeats). */
+type Repeats = (text: string, counts: RedactionCounts) => string;
 
 /**
  * Writes the pages of `o.target` to `o.out`.
@@ -117,12 +134,13 @@ export function exportView(o: ExportOptions): ExportResult {
   if (before.length) checkOwn(o.out, [...plan.map((p) => p.file), "app.css", "app.js"]);
   const fileOf = new Map(plan.map((p) => [p.key, p.file]));
   const counts: RedactionCounts = {};
+  const repeats = repeatsOf(o.store, plan);
   mkdirSync(o.out, { recursive: true });
   const written: string[] = [];
   for (const p of plan) {
     const html = p.render();
     if (html === null) continue;
-    writeFileSync(join(o.out, p.file), rewrite(html, fileOf, counts));
+    writeFileSync(join(o.out, p.file), rewrite(html, fileOf, counts, repeats));
     written.push(p.file);
   }
   writeFileSync(join(o.out, "app.css"), CSS);
@@ -140,6 +158,23 @@ export function exportView(o: ExportOptions): ExportResult {
     redacted: counts,
     masked: Object.values(counts).reduce((a, b) => a + b, 0),
   };
+}
+
+/**
+ * What masks the repeats of the values a cue names in the texts of the sessions `plan` writes
+ * (their events' texts and call data, and their titles: lib/redact.ts namedIn); null when
+ * there are none.
+ */
+function repeatsOf(store: Store, plan: Planned[]): Repeats | null {
+  const found: FoundSecrets = new Map();
+  for (const id of new Set(plan.flatMap((p) => p.session === undefined ? [] : [p.session]))) {
+    namedIn(Q.sessionById.get(store, { id })?.title ?? "", found);
+    for (const e of Q.eventsOfSession.all(store, { session: id })) {
+      namedIn(e.text, found);
+      if (e.data) namedIn(e.data, found);
+    }
+  }
+  return redactRepeats(found);
 }
 
 function checkOut(out: string, force: boolean): void {
@@ -247,6 +282,7 @@ function sessionEntries(ctx: ViewCtx, sessions: SessionRow[], rootFile?: string)
           ? rootFile
           : hashName("session", s.harness, s.native_id, ...from ? [String(from)] : []),
         render: () => sessionPage(ctx, s.harness, s.native_id, from),
+        session: s.id,
       });
     }
     return out;
@@ -287,30 +323,40 @@ function unesc(text: string): string {
   return text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => UNESC[e]);
 }
 
-/** Redacts escaped text (unescaped first, so a secret in quotes is seen as it was written). */
-function redactEscaped(text: string, counts: RedactionCounts): string {
+/**
+ * Redacts escaped text (unescaped first, so a secret in quotes is seen as it was written),
+ * and masks the repeats of `repeats`' values.
+ */
+function redactEscaped(text: string, counts: RedactionCounts, repeats: Repeats | null): string {
   const plain = unesc(text);
-  const masked = redact(plain, counts);
+  const redacted = redact(plain, counts);
+  const masked = repeats ? repeats(redacted, counts) : redacted;
   return masked === plain ? text : esc(masked);
 }
 
 /**
  * A page made ready to be a file: links into the pages written become
  * relative file links, other links to the server lose their target, and every
- * text and attribute value is redacted again. The markup is deja's own
+ * text and attribute value is redacted again (and the repeats of `repeats`' values masked:
+ * {@link repeatsOf}). The markup is deja's own
  * (lib/view/html.ts escapes `& < > " '` in every value), so a `<` or `>`
  * only ever delimits a tag and a `"` only ever delimits an attribute value.
  */
-export function rewrite(html: string, files: Map<string, string>, counts: RedactionCounts): string {
+export function rewrite(
+  html: string,
+  files: Map<string, string>,
+  counts: RedactionCounts,
+  repeats: Repeats | null = null,
+): string {
   return html.split(/(<[^>]*>)/).map((part, i) => {
-    if (i % 2 === 0) return redactEscaped(part, counts);
+    if (i % 2 === 0) return redactEscaped(part, counts, repeats);
     return part.replace(/(\s)([a-zA-Z-]+)="([^"]*)"/g, (_m, sp, name, value) => {
       if (name === "href" || name === "src" || name === "action" || name === "data-base") {
         const target = localTarget(unesc(value), files);
         if (target === undefined) return `${sp}${name}="${value}"`;
         return target === null ? "" : `${sp}${name}="${esc(target)}"`;
       }
-      return `${sp}${name}="${redactEscaped(value, counts)}"`;
+      return `${sp}${name}="${redactEscaped(value, counts, repeats)}"`;
     });
   }).join("");
 }
