@@ -814,3 +814,38 @@ Deno.test("blame of a folder names the C:\\ file a PowerShell or cmd wrapper rea
     ix.cleanup();
   }
 });
+
+// Trial 133 F12: a folder with 12 files touched said "… 7 more (--json lists 20)".
+Deno.test("blame of a folder says how many of its files --json lists", async () => {
+  const turns = (n: number) => [
+    { user: "edit" },
+    ...Array.from({ length: n }, (_, i) => ({
+      edit: `/w/f${n}/f${String(i).padStart(2, "0")}.py`,
+      old: "a",
+      new: "b",
+    })),
+  ];
+  const ix = await indexSessions([
+    { id: ID, cwd: "/w/f12", start: "2026-11-01T10:00:00Z", turns: turns(12) },
+    {
+      id: "b1a40000-1111-4222-8333-000000000133",
+      cwd: "/w/f23",
+      start: "2026-11-02T10:00:00Z",
+      turns: turns(23),
+    },
+  ]);
+  const folder = async (path: string) => {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: [path] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    return [e.message.replace(/^.*…/, "…"), (e.json?.files_under as unknown[]).length];
+  };
+  try {
+    assertEquals(await folder("/w/f12"), ["… 7 more (--json lists all 12)", 12]);
+    assertEquals(await folder("/w/f23"), ["… 18 more (--json lists the first 20)", 20]);
+  } finally {
+    ix.cleanup();
+  }
+});
