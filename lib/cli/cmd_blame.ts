@@ -336,6 +336,9 @@ function shellWords(reads: number, shell: number): string {
   return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
 }
 
+/** How many of the files under a folder `--json` lists. */
+const FOLDER_JSON = 20;
+
 /**
  * The answer to a folder whose files sessions touched: blame takes a file, and the files under it
  * sessions touched, read through the shell too (`blameFolder`), are named (the first five;
@@ -348,7 +351,9 @@ function folderError(d: BlameData, io: Pick<IO, "env">): DejaError {
   const named = under.slice(0, 5).map((f) =>
     `${f.inside} (${f.sessions} session${f.sessions === 1 ? "" : "s"})`
   );
-  const more = n > named.length ? `, … ${n - named.length} more (--json lists 20)` : "";
+  // What --json lists: all when they are 20 or fewer (trial 133 F12: "(--json lists 20)" of 12).
+  const listed = n > FOLDER_JSON ? `the first ${FOLDER_JSON}` : `all ${n}`;
+  const more = n > named.length ? `, … ${n - named.length} more (--json lists ${listed})` : "";
   const dir = tilde(d.target, io.env.home);
   return new DejaError(
     `${dir} is a folder: blame takes a file; sessions touched ${n} file${
@@ -357,7 +362,7 @@ function folderError(d: BlameData, io: Pick<IO, "env">): DejaError {
     `deja blame ${shQuote(under[0].path)} for one of them`,
     2,
     {
-      files_under: under.slice(0, 20).map((f) => ({ path: f.path, sessions: f.sessions })),
+      files_under: under.slice(0, FOLDER_JSON).map((f) => ({ path: f.path, sessions: f.sessions })),
       files_under_total: n,
     },
   );

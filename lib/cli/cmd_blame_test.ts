@@ -763,3 +763,89 @@ Deno.test("blame of a folder names the files under it shell commands read too, W
     ix.cleanup();
   }
 });
+
+// Trial 133 F8: `powershell.exe -Command "Get-Content -Path 'C:\Users\me\wrap\a04.txt'"` in a
+// POSIX project was a file `C:Usersmewrapa04.txt` under the project, offered as the first file to
+// blame; blame of the real path said no session touched it.
+Deno.test("blame of a folder names the C:\\ file a PowerShell or cmd wrapper read from a POSIX project", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/srv/acme/wrap",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "read them" },
+      {
+        bash:
+          "powershell.exe -NoProfile -Command \"Get-Content -Path 'C:\\Users\\me\\wrap\\a04.txt'\"",
+        out: "x\n",
+        exit: 0,
+      },
+      { bash: "cmd /c type C:\\Users\\me\\wrap\\a05.txt", out: "x\n", exit: 0 },
+      { bash: "cat a01.txt", out: "x\n", exit: 0 },
+    ],
+  }]);
+  const folder = async (path: string) => {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: [path] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    return [e.message, e.hint];
+  };
+  try {
+    assertEquals(await folder("/srv/acme/wrap"), [
+      "/srv/acme/wrap is a folder: blame takes a file; sessions touched 1 file under it: " +
+      "a01.txt (1 session)",
+      "deja blame /srv/acme/wrap/a01.txt for one of them",
+    ]);
+    assertEquals(await folder("C:\\Users\\me\\wrap"), [
+      "C:\\Users\\me\\wrap is a folder: blame takes a file; sessions touched 2 files under it: " +
+      "a04.txt (1 session), a05.txt (1 session)",
+      "deja blame 'C:\\Users\\me\\wrap\\a04.txt' for one of them",
+    ]);
+    const pipe = captureIO(ix.env, false);
+    const rc = await blameCmd.run(
+      { values: {}, positionals: ["C:\\Users\\me\\wrap\\a04.txt"] },
+      pipe.io,
+    );
+    assertEquals(rc, 0, pipe.err());
+    assertStringIncludes(pipe.out(), "1 read (shell)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 133 F12: a folder with 12 files touched said "… 7 more (--json lists 20)".
+Deno.test("blame of a folder says how many of its files --json lists", async () => {
+  const turns = (n: number) => [
+    { user: "edit" },
+    ...Array.from({ length: n }, (_, i) => ({
+      edit: `/w/f${n}/f${String(i).padStart(2, "0")}.py`,
+      old: "a",
+      new: "b",
+    })),
+  ];
+  const ix = await indexSessions([
+    { id: ID, cwd: "/w/f12", start: "2026-11-01T10:00:00Z", turns: turns(12) },
+    {
+      id: "b1a40000-1111-4222-8333-000000000133",
+      cwd: "/w/f23",
+      start: "2026-11-02T10:00:00Z",
+      turns: turns(23),
+    },
+  ]);
+  const folder = async (path: string) => {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: [path] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    return [e.message.replace(/^.*…/, "…"), (e.json?.files_under as unknown[]).length];
+  };
+  try {
+    assertEquals(await folder("/w/f12"), ["… 7 more (--json lists all 12)", 12]);
+    assertEquals(await folder("/w/f23"), ["… 18 more (--json lists the first 20)", 20]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -39,6 +39,7 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import { DEADLINE_MS, HOOK_NAMES, unknownHook } from "../hooks/table.ts";
+import { dialectFor } from "../hooks/dialect.ts";
 import { COMMANDS } from "../cli/table.ts";
 import { type ConfigFormat, oneLineReason } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
@@ -349,6 +350,19 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
           broken.push(
             `${h.event} runs '${[basename(call.program), ...call.args].join(" ")}': ${why}`,
           );
+        } else if (call && HOOK_NAMES.has(call.args[0])) {
+          // A `--harness` no harness has (trial 133 F9: `claude-cod`, `crushh` were "wired",
+          // exit 0, while hooks.log said each run answered in Claude Code's envelope).
+          const d = dialectFor(call.args.slice(1));
+          if (d.nearest) {
+            broken.push(
+              `${h.event} ${call.args[0]} has ${
+                d.id ? `--harness '${d.id}', no harness deja knows` : "--harness and no id"
+              }: it answers in Claude Code's envelope${
+                d.nearest.length ? ` (the nearest known id is '${d.nearest[0]}')` : ""
+              }; 'deja install ${auto.target} --force' rewrites it`,
+            );
+          }
         }
         // A timeout below what a hook may take (trial 102 F2: 10 s lowered to 3, 10000 ms to
         // 500): the harness stops a slow answer, which then says nothing.

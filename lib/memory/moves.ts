@@ -98,7 +98,11 @@ export function commands(line: string, literalBackslash = false): string[][] {
     const ch = line[i];
     if (quote) {
       if (ch === quote) quote = null;
-      else if (ch === "\\" && quote === '"' && !literalBackslash && i + 1 < line.length) {
+      // In double quotes a backslash escapes only `$`, `` ` ``, `"`, `\` and a line break; it is
+      // itself elsewhere (trial 133 F8: `"Get-Content 'C:\Users\me\a.txt'"` lost its separators).
+      else if (
+        ch === "\\" && quote === '"' && !literalBackslash && /[$`"\\\n]/.test(line[i + 1] ?? "")
+      ) {
         word += line[++i];
       } else word += ch;
       continue;

@@ -13,10 +13,13 @@
  * folder named plainly is followed; after any other the reading stops. Relative names resolve
  * against the session's project, the folder the harness ran commands in unless a `cd` or a
  * work directory the store does not keep in the commands table said otherwise; in a Windows
- * project a backslash is a separator, not an escape. The command line a shell wrapper runs
- * (`bash -c '…'`, `sh -lc "…"`, `pwsh -c '…'`, `powershell.exe -Command "…"`) is read as a
- * command line of its own, one wrapper deep, its `cd`s kept inside it; a wrapper given a script
- * file or an option not known here reads nothing.
+ * project a backslash is a separator, not an escape. The programs that run the command after
+ * their options (`sudo`, `env X=1`, `timeout 5`, `nice`, `time`, `command`, `nohup`) are left
+ * aside. The command line a shell wrapper runs (`bash -c '…'`, `sh -lc "…"`, `pwsh -c '…'`,
+ * `powershell.exe -Command "…"`, `cmd /c …`) is read as a command line of its own, two wrappers
+ * deep at most, its `cd`s kept inside it; a PowerShell or cmd one keeps its backslashes as
+ * separators wherever it runs, a bash one follows bash's quoting. A wrapper given a script file
+ * or an option not known here reads nothing.
  *
  * Read at query time from the `commands` table: no index is read again for it.
  *
@@ -147,19 +150,37 @@ const PS_FLAG = new Set([
 /** Shell options without a value, before a `-c` (`bash -l -c …`). */
 const SH_FLAG = /^(?:-[eilx]+|--login|--noprofile|--norc)$/;
 
+/** A program's name without its folder and `.exe`, lower-case (`C:\…\powershell.exe`). */
+function programOf(word: string): string {
+  return word.replace(/^.*[\\/]/, "").toLowerCase().replace(/\.exe$/, "");
+}
+
+/** The wrappers whose command line is Windows': a backslash in it is a separator (F8). */
+const WINDOWS_SHELLS = new Set(["pwsh", "powershell", "cmd"]);
+
 /**
  * The command line a shell wrapper runs (`bash -c '…'`, `sh -lc "…"`, `pwsh -c '…'`,
- * `powershell.exe -NoProfile -Command "…"`), and whether PowerShell runs it; undefined for any
- * other command, and for a wrapper given options this does not know (narrowly: trial 132 F6).
+ * `powershell.exe -NoProfile -Command "…"`, `cmd /c …`), and whether it is Windows' (PowerShell's
+ * or cmd's: backslashes are separators, `type` reads); undefined for any other command, and for a
+ * wrapper given options this does not know (narrowly: trial 132 F6).
  */
-function wrapped(words: readonly string[]): { line: string; ps: boolean } | undefined {
-  const prog = words[0].replace(/^.*[\\/]/, "").toLowerCase().replace(/\.exe$/, "");
+function wrapped(words: readonly string[]): { line: string; windows: boolean } | undefined {
+  const prog = programOf(words[0]);
   if (prog === "bash" || prog === "sh" || prog === "zsh") {
     for (let i = 1; i < words.length - 1; i++) {
       if (/^-[eilx]*c[eilx]*$/.test(words[i])) {
-        return { line: words[i + 1], ps: false };
+        return { line: words[i + 1], windows: false };
       }
       if (!SH_FLAG.test(words[i])) return undefined;
+    }
+    return undefined;
+  }
+  if (prog === "cmd") {
+    // `cmd /c type f` (trial 133 F11): what follows `/c` (`/k`) is the command, its words joined.
+    for (let i = 1; i < words.length - 1; i++) {
+      const w = words[i].toLowerCase();
+      if (w === "/c" || w === "/k") return { line: words.slice(i + 1).join(" "), windows: true };
+      if (!/^\/(?:[sqd]|[aueftv](?::\w+)?)$/.test(w)) return undefined;
     }
     return undefined;
   }
@@ -167,11 +188,57 @@ function wrapped(words: readonly string[]): { line: string; ps: boolean } | unde
   for (let i = 1; i < words.length - 1; i++) {
     const w = words[i].toLowerCase();
     // What follows `-Command` is the command, its words joined as PowerShell joins them.
-    if (w === "-c" || w === "-command") return { line: words.slice(i + 1).join(" "), ps: true };
+    if (w === "-c" || w === "-command") {
+      return { line: words.slice(i + 1).join(" "), windows: true };
+    }
     if (PS_VALUE.has(w)) i++;
     else if (!PS_FLAG.has(w)) return undefined;
   }
   return undefined;
+}
+
+/**
+ * The programs run another command given after their options (`timeout 5 cat f`, `sudo -u u
+ * cat f`: trial 133 F11): of each, the options that take a value, the words it takes before the
+ * command (`timeout`'s duration), and the options after which it runs none (`command -v`).
+ */
+const PREFIXES: Record<string, { value: ReadonlySet<string>; args?: number; none?: RegExp }> = {
+  sudo: {
+    value: new Set(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"]),
+    none: /^-[^-]*[elvVK]|^--(?:edit|list|validate|version|help)/,
+  },
+  env: { value: new Set(["-u", "--unset", "-S"]), none: /^-[^-]*[CS]|^--(?:chdir|split)/ },
+  timeout: { value: new Set(["-s", "--signal", "-k", "--kill-after"]), args: 1 },
+  nice: { value: new Set(["-n", "--adjustment"]) },
+  nohup: { value: new Set() },
+  command: { value: new Set(), none: /^-[^-]*[vV]/ },
+  time: { value: new Set(["-f", "--format", "-o", "--output"]) },
+};
+
+/**
+ * `words` without the programs before the one that runs (`env X=1`, `sudo`, `timeout 5`, `nice
+ * -n 5`, `command`, `time`, `nohup`, and `X=1` assignments): empty when one of them runs none.
+ */
+function unprefixed(words: string[]): string[] {
+  for (;;) {
+    if (words.length && /^[A-Za-z_]\w*=/.test(words[0])) {
+      words = words.slice(1);
+      continue;
+    }
+    const p = words.length ? PREFIXES[words[0]] : undefined;
+    if (!p) return words;
+    let i = 1;
+    for (; i < words.length && words[i].startsWith("-"); i++) {
+      const w = words[i];
+      if (w === "--") {
+        i++;
+        break;
+      }
+      if (p.none?.test(w)) return [];
+      if (p.value.has(w)) i++;
+    }
+    words = words.slice(i + (p.args ?? 0));
+  }
 }
 
 /**
@@ -193,7 +260,7 @@ export function shellReadPaths(line: string, project: string | null): string[] {
       dir: "",
     },
     out,
-    true,
+    0,
   );
   return out;
 }
@@ -204,23 +271,36 @@ interface Place {
   dir: string;
 }
 
-/** Adds the files `line` read to `out` ({@link shellReadPaths}); `place` moves with its `cd`s. */
-function readsOf(line: string, windows: boolean, place: Place, out: string[], outer: boolean) {
+/** How many wrappers deep a command line is read: one inside another, no more (F11). */
+const WRAPPERS_DEEP = 2;
+
+/**
+ * Adds the files `line` read to `out` ({@link shellReadPaths}); `place` moves with its `cd`s.
+ * `windows`: the line is PowerShell's or cmd's (a Windows project's, or such a wrapper's), where
+ * a backslash is a separator; `depth`: how many wrappers it is inside.
+ */
+function readsOf(line: string, windows: boolean, place: Place, out: string[], depth: number) {
   const at = (p: string) =>
     place.base
       ? absoluteTarget(p, place.base)
       : place.dir && !isAbsoluteAny(p)
       ? join(place.dir, p)
       : p;
-  for (let words of commands(line, windows)) {
-    while (words.length && (words[0] === "sudo" || /^[A-Za-z_]\w*=/.test(words[0]))) {
-      words = words.slice(1);
+  const split = commands(line, windows);
+  // A PowerShell or cmd command run from another shell keeps its backslashes (trial 133 F8:
+  // `powershell -Command Get-Content C:\Users\me\a.txt`): it is split again, them kept.
+  const kept = windows ? split : commands(line, true);
+  for (let [n, words] of split.entries()) {
+    if (kept !== split && kept.length === split.length) {
+      const w = unprefixed(kept[n]);
+      if (w.length && WINDOWS_SHELLS.has(programOf(w[0]))) words = kept[n];
     }
+    words = unprefixed(words);
     if (!words.length) continue;
-    // One wrapper deep: its own `cd`s stay inside it.
-    const inner = outer ? wrapped(words) : undefined;
+    // A wrapper's own `cd`s stay inside it.
+    const inner = depth < WRAPPERS_DEEP ? wrapped(words) : undefined;
     if (inner) {
-      readsOf(inner.line, windows || inner.ps, { ...place }, out, false);
+      readsOf(inner.line, inner.windows, { ...place }, out, depth + 1);
       continue;
     }
     if (CD.has(words[0].toLowerCase())) {

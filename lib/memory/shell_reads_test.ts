@@ -77,16 +77,65 @@ Deno.test("shellReadPaths reads the command line of a shell wrapper as its own (
     ),
     ["C:\\w\\p\\src\\a.py"],
   );
-  // Narrowly: a script file, an unknown option, or a wrapper inside a wrapper read nothing.
+  // Narrowly: a script file, an unknown option, or a third wrapper read nothing.
   for (
     const line of [
       "bash run.sh",
       "pwsh -File read.ps1",
       "bash --rcfile x -c 'cat a.py'",
-      "bash -c \"sh -c 'cat a.py'\"",
+      `bash -c "sh -c 'bash -c \\"cat a.py\\"'"`,
       "bash -c 'rm a.py'",
     ]
   ) {
+    assertEquals(shellReadPaths(line, p), [], line);
+  }
+});
+
+Deno.test("shellReadPaths keeps a PowerShell or cmd wrapper's backslashes, even in a POSIX project (trial 133 F8)", () => {
+  const p = "/srv/acme/wrap";
+  assertEquals(
+    shellReadPaths(
+      "powershell.exe -NoProfile -Command \"Get-Content -Path 'C:\\Users\\me\\wrap\\a04.txt'\"",
+      p,
+    ),
+    ["C:\\Users\\me\\wrap\\a04.txt"],
+  );
+  // Unquoted, and behind a `cd`: the PowerShell command is split with its backslashes kept.
+  assertEquals(shellReadPaths("cd /tmp && pwsh -c gc C:\\w\\b.txt", p), ["C:\\w\\b.txt"]);
+  // A bash wrapper's command follows bash: in double quotes `\\` is one `\`, `\b` is kept.
+  assertEquals(shellReadPaths(String.raw`bash -c "cat 'a\b.txt' c\\\\d.txt"`, p), [
+    "/srv/acme/wrap/a\\b.txt",
+    "/srv/acme/wrap/c\\d.txt",
+  ]);
+  assertEquals(shellReadPaths("cat a\\ b.txt", p), ["/srv/acme/wrap/a b.txt"]);
+});
+
+Deno.test("shellReadPaths reads behind timeout, nice, env, sudo, command, time, cmd /c and a wrapper in a wrapper (trial 133 F11)", () => {
+  const p = "/w/p";
+  for (
+    const line of [
+      "timeout 5 cat a.py",
+      "timeout -s KILL 10s head -n 3 a.py",
+      "nice -n 10 cat a.py",
+      "env X=1 Y=2 cat a.py",
+      "env -i cat a.py",
+      "sudo -u root cat a.py",
+      "command cat a.py",
+      "time -p cat a.py",
+      "sudo timeout 5 nice cat a.py",
+      "timeout 5 bash -c 'cat a.py'",
+      "bash -c \"bash -c 'cat a.py'\"",
+      "sh -c \"powershell -Command 'gc a.py'\"",
+      "cmd /c type a.py",
+      'cmd.exe /s /c "type a.py"',
+    ]
+  ) {
+    assertEquals(shellReadPaths(line, p), ["/w/p/a.py"], line);
+  }
+  assertEquals(shellReadPaths("cmd /c type C:\\Users\\me\\a05.txt", p), [
+    "C:\\Users\\me\\a05.txt",
+  ]);
+  for (const line of ["command -v cat a.py", "env -C sub cat a.py", "timeout 5", "cmd /x type a"]) {
     assertEquals(shellReadPaths(line, p), [], line);
   }
 });
