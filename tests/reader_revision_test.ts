@@ -538,3 +538,17 @@ Deno.test("deja view shows nothing of text older redaction rules wrote, and says
     await srv.close();
   }
 });
+
+// Trial 135 F1 (High): during the re-read after an upgrade `deja handoff --to codex` started
+// the agent with secrets the new rules mask in its first prompt.
+Deno.test("handoff starts no agent with text older redaction rules wrote; --print still prints", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  readByOlderRules(indexPath(env));
+  const r = await runMain(env, ["handoff", "--to", "codex", SID.slice(0, 8)]);
+  assertEquals(r.code, 2, r.err);
+  assertStringIncludes(r.err, "no session is handed to an agent until then");
+  const p = await runMain(env, ["handoff", "--print", SID.slice(0, 8)]);
+  assertEquals(p.code, 0, p.err);
+  assertStringIncludes(p.err, "older secret-redaction rules");
+});

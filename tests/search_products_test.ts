@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { runMain } from "./_cli_io.ts";
 import { search } from "../lib/search.ts";
 import { ABLATE } from "../lib/search/rank.ts";
-import { productsFor } from "../lib/search/products_match.ts";
+import { describedProducts, productsFor } from "../lib/search/products_match.ts";
 import { relevance } from "../lib/search/relevance.ts";
 import { TermStats } from "../lib/search/expand.ts";
 import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
@@ -122,4 +122,15 @@ Deno.test("'because' in a question is no word of it", () =>
     const r = search(s, "openai refused because my organization was not verified for reasoning");
     assert(r.dropped.includes("because"), JSON.stringify(r.dropped));
     assertEquals(r.results[0]?.id, "s-err", r.results.map((x) => x.id).join(" "));
+  }));
+
+// Trial 135 F4: `self-hosted git server` named jellyfin (`hosted server`) once the sessions
+// listed first named forgejo (`hosted git server`): only the tools the most words describe.
+Deno.test("only the tools the most of the words describe are named", () =>
+  withMemIndex([
+    HISTORY[0],
+    { id: "s-media", events: [["user", "jellyfin transcoding stutters on the tv"]] },
+  ], (s) => {
+    const d = describedProducts(new TermStats(s), ["hosted", "git", "server"]);
+    assertEquals(d.map((x) => x.product), ["forgejo"]);
   }));

@@ -719,6 +719,8 @@ Deno.test("blame of a folder names the files under it shell commands read too, W
         { bash: "cat app/views.py", out: "x\n", exit: 0 },
         { bash: "cd lib && sed -n 1,5p db.py", out: "x\n", exit: 0 },
         { bash: "git add lib/staged.py && cat /w/other/lib/else.py", out: "", exit: 0 },
+        // A failed read of the folder itself is no file of that name (trial 135 F3).
+        { bash: "cat lib", out: "cat: lib: Is a directory\n", exit: 1 },
       ],
     },
     {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { olderRedaction } from "../fresh/revised.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { opt, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -80,6 +81,21 @@ export function parseHandoff(a: Args): HandoffArgs {
 export function handoffData(args: HandoffArgs, io: Pick<IO, "env" | "cwd">): HandoffPlan {
   const store = Store.open(indexPath(io.env));
   try {
+    // A harness started with the digest is an agent given it: nothing older secret-redaction
+    // rules wrote goes into its prompt (trial 135 F1, High: during the re-read after an upgrade
+    // `handoff --to codex` started it with 10 secrets in clear). `--print` and `--json` are the
+    // person's to read, with the warning every command gives then.
+    const older = !args.print && !args.json ? olderRedaction(store) : 0;
+    if (older) {
+      throw new DejaError(
+        `deja is reading ${
+          older === 1 ? "1 store" : `${older} stores`
+        } of its history again under new secret-redaction rules: no session is handed to an ` +
+          "agent until then",
+        "try again in a minute, or run 'deja index' to finish it now",
+        2,
+      );
+    }
     return handoffPlan(store, args.to, args.ref, io.cwd, io.env.home);
   } finally {
     store.close();

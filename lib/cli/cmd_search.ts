@@ -797,10 +797,15 @@ function productsNamed(
     .filter((t) => !STOP_WORDS.has(t));
   const top = new Set(result.results.slice(0, 3).map((r) => `${r.harness}:${r.id}`));
   const out: NonNullable<SearchData["products"]> = [];
+  /** The sessions of each product named: two names of one tool (`kubernetes`, `k8s`) once. */
+  const seen = new Set<string>();
   for (const d of describedProducts(stats, words)) {
     const r = search(store, d.product, { ...opts, limit: 10, nearest: false });
     if (r.nothingMatched || !r.total || r.tier !== "exact") continue;
     if (r.results.some((x) => top.has(`${x.harness}:${x.id}`))) continue;
+    const ids = r.results.map((x) => `${x.harness}:${x.id}`).join(" ");
+    if (seen.has(ids)) continue;
+    seen.add(ids);
     out.push({ ...d, sessions: r.total, options });
   }
   return out;

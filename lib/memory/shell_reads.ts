@@ -320,7 +320,7 @@ function readsOf(line: string, windows: boolean, place: Place, out: string[], de
 
 /**
  * `files` rows for the reads of shell commands of any session that name `name` (a file name),
- * marked `shell`: the command's event and place, failed when the run failed
+ * marked `shell`: the command's event and place, those of runs that failed left out
  * (lib/memory/outcome.ts), row ids below zero (no `files` row holds them).
  */
 export function shellReadRows(store: Store, name: string): Array<FileAtRow & { shell: true }> {
@@ -332,7 +332,11 @@ export function shellReadRows(store: Store, name: string): Array<FileAtRow & { s
       (p.split(/[\\/]/).at(-1) ?? "").toLowerCase() === wanted
     );
     if (!paths.length) continue;
-    const failed = outcomeOf(runFacts(r)) === "failed" ? 1 : 0;
+    // A shell read that failed read nothing: no file of that name, or a folder (trial 135 F3:
+    // after a failed `cat src/util`, `blame src/util` listed it as a file and named none of the
+    // files under the folder).
+    if (outcomeOf(runFacts(r)) === "failed") continue;
+    const failed = 0;
     for (const path of new Set(paths)) {
       out.push({
         id: -r.event_id,

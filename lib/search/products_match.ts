@@ -107,9 +107,13 @@ export function describedProducts(stats: TermStats, words: string[], n = 2): Des
     }
   }
   const typed = new Set(words);
-  return [...by.entries()]
-    .filter(([p, ws]) => ws.size >= 2 && !typed.has(p) && stats.docs(p) > 0)
-    .sort((a, b) => b[1].size - a[1].size || stats.docs(b[0]) - stats.docs(a[0]))
+  const held = [...by.entries()]
+    .filter(([p, ws]) => ws.size >= 2 && !typed.has(p) && stats.docs(p) > 0);
+  // Only those the most words describe (trial 135 F4: `self-hosted git server` named jellyfin,
+  // described by `hosted server`, since the sessions listed first named forgejo already).
+  const most = Math.max(0, ...held.map(([, ws]) => ws.size));
+  return held.filter(([, ws]) => ws.size === most)
+    .sort((a, b) => stats.docs(b[0]) - stats.docs(a[0]))
     .slice(0, n)
     .map(([product, ws]) => ({ product, words: [...ws] }));
 }
