@@ -270,6 +270,24 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
     if (cmd.refresh) trace("freshness checked");
+    // `--json` is read by programs and agents, not by the person the warning is for: text
+    // older secret-redaction rules wrote is not given to them, as MCP gives it to none (trial
+    // 135 F2: the installed /deja command has an agent run `deja … --json`). `resume` prints a
+    // command, no text of a session.
+    const fresh = io.freshness as { redaction?: number; background?: boolean } | undefined;
+    const older = fresh?.redaction ?? 0;
+    if (cmd.refresh && args.values.json && older && cmd.name !== "resume") {
+      const stores = older === 1 ? "1 store" : `${older} stores`;
+      throw new DejaError(
+        (fresh?.background
+          ? `deja is reading ${stores} of its history again under new secret-redaction rules`
+          : `the index holds text ${stores} gave under older secret-redaction rules, not read ` +
+            "again yet") + ": --json gives nothing from the index until then",
+        "try again in a minute, or run 'deja index' to finish it now (the text output answers " +
+          "meanwhile, with a warning)",
+        2,
+      );
+    }
     // Free text that finds nothing may have been plain words meant as a search: prose given
     // to a reading command (`how`, not `fix`: a pasted error is prose) is searched instead
     // (its "nothing" kept back); other words get a hint (`deja how kubectl`).

@@ -483,9 +483,13 @@ Deno.test("with the refresh off, a command says the index holds what older rules
   const { env } = world();
   await runIndex(env, parsers);
   readByOlderRules(indexPath(env));
-  const r = await runMain(env, ["kumquatsecret9", "--json"]);
+  const r = await runMain(env, ["kumquatsecret9"]);
   assertStringIncludes(r.err, "read under older secret-redaction rules");
-  assertEquals(JSON.parse(r.out).freshness?.redaction, 1, r.out);
+  // `--json`, read by programs and agents, gives none of it (trial 135 F2).
+  const j = await runMain(env, ["kumquatsecret9", "--json"]);
+  assertEquals(j.code, 2, j.out);
+  assert(!j.out.includes("docker login"), j.out);
+  assertStringIncludes(JSON.parse(j.out).error, "--json gives nothing from the index until then");
 });
 
 // Trial 133 F1, F5: two commands at once, or a read-only index folder, answered with what older
