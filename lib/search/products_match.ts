@@ -60,23 +60,33 @@ function index(): Map<string, string[]> {
 export function productsFor(stats: TermStats, words: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (ABLATE.products) return out;
-  const ix = index();
-  const described = words.map((w) => {
-    const hit = new Set<string>();
-    for (const f of inflections(w)) for (const p of ix.get(f) ?? []) hit.add(p);
-    // The product named as such is no description of it.
-    hit.delete(w);
-    return hit;
-  });
-  const hits = new Map<string, number>();
-  for (const set of described) for (const p of set) hits.set(p, (hits.get(p) ?? 0) + 1);
-  words.forEach((w, i) => {
-    const held = [...described[i]].filter((p) => stats.docs(p) > 0);
-    if (!held.length) return;
-    held.sort((a, b) => hits.get(b)! - hits.get(a)! || stats.docs(b) - stats.docs(a));
-    out.set(w, held.slice(0, PER_WORD));
+  const by = describers(words);
+  words.forEach((w) => {
+    const held = [...by.entries()].filter(([p, ws]) => ws.has(w) && stats.docs(p) > 0)
+      .sort((a, b) => b[1].size - a[1].size || stats.docs(b[0]) - stats.docs(a[0]));
+    if (held.length) out.set(w, held.slice(0, PER_WORD).map(([p]) => p));
   });
   return out;
+}
+
+/**
+ * Product -> the words of `words` that describe it (a word or one it is an inflection of among
+ * its plain words); a product named as such is no description of it.
+ */
+function describers(words: string[]): Map<string, Set<string>> {
+  const ix = index();
+  const by = new Map<string, Set<string>>();
+  for (const w of new Set(words)) {
+    for (const f of inflections(w)) {
+      for (const p of ix.get(f) ?? []) {
+        if (p === w) continue;
+        const set = by.get(p) ?? new Set<string>();
+        set.add(w);
+        by.set(p, set);
+      }
+    }
+  }
+  return by;
 }
 
 /** A product several words of a query describe, that the history names ({@link describedProducts}). */
@@ -94,18 +104,7 @@ export interface Described {
  */
 export function describedProducts(stats: TermStats, words: string[], n = 2): Described[] {
   if (ABLATE.products) return [];
-  const ix = index();
-  const by = new Map<string, Set<string>>();
-  for (const w of new Set(words)) {
-    for (const f of inflections(w)) {
-      for (const p of ix.get(f) ?? []) {
-        if (p === w) continue;
-        const set = by.get(p) ?? new Set<string>();
-        set.add(w);
-        by.set(p, set);
-      }
-    }
-  }
+  const by = describers(words);
   const typed = new Set(words);
   const held = [...by.entries()]
     .filter(([p, ws]) => ws.size >= 2 && !typed.has(p) && stats.docs(p) > 0);
