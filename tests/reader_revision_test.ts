@@ -556,3 +556,53 @@ Deno.test("handoff starts no agent with text older redaction rules wrote; --prin
   assertEquals(p.code, 0, p.err);
   assertStringIncludes(p.err, "older secret-redaction rules");
 });
+
+// Trial 135 F5: after the re-read, values an older deja had let through were still bytes in
+// index.db's free pages (freed by the older deja, which did not zero them); the re-read's own
+// secure delete zeroes only what it frees. A run reading stores again for new redaction rules
+// rewrites the file, as `deja forget` does.
+Deno.test("after a redaction re-read, index.db holds no byte of what older rules let through", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    store.db.exec("PRAGMA secure_delete = OFF");
+    store.db.prepare(
+      "UPDATE events SET text = 'docker login -p Zq7hunter2Secret' WHERE kind = 'user'",
+    )
+      .run();
+    // As an older deja's own runs left it: pages holding the value, freed and not zeroed.
+    store.db.exec("CREATE TABLE scratch(t TEXT)");
+    store.db.prepare("INSERT INTO scratch VALUES (?)").run(
+      "Zq7hunter2Secret ".repeat(2000),
+    );
+    store.db.exec("DROP TABLE scratch");
+    // And in the free space of a page that stays in use: a row written and deleted since.
+    // (trial 135: a `commands` page.)
+    store.db.prepare(
+      `INSERT INTO commands(event_id, session_id, command)
+       SELECT max(id), (SELECT max(id) FROM sessions), 'zip -P Zq7hunter2Secret a.zip'
+       FROM events`,
+    ).run();
+    store.db.prepare("DELETE FROM commands WHERE command LIKE 'zip -P %'").run();
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = 'claude'").run(
+      REVISIONS.claude,
+    );
+    editLastRun(store, (last) => delete last.redaction);
+    store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    store.close();
+  }
+  olderManifest(path);
+  const held = () =>
+    [path, `${path}-wal`].filter((f) =>
+      existsSync(f) && readFileSync(f).includes("Zq7hunter2Secret")
+    );
+  assertEquals(held(), [path], "the setup leaves the value in the file");
+  const cli = await runMain(env, ["index", "--json"]);
+  assertEquals(cli.code, 0, cli.err);
+  assertEquals(JSON.parse(cli.out).reread.redaction, 1, cli.out);
+  assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
+  assertEquals(held(), [], "no byte of the old value is left in the index's files");
+});

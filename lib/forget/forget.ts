@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { rewriteFile } from "../rewrite_file.ts";
 import { Q } from "../schema.ts";
 import { projectLike } from "../project_path.ts";
 import { readOnlyIndexError, readOnlyWhy, type Store } from "../store.ts";
@@ -261,14 +262,8 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   // Secure delete zeroes the cells deleted now, not the stale copies earlier writes left in
   // the free space of live pages (a file span rewritten when its store was read again): the
   // file is rewritten whole (trial 67: `strings index.db` still read a forgotten session's
-  // edits and commands, and `--rebuild`, which keeps the file, left them too). Its copy is
-  // built in a temporary file, not in memory, whatever the index's size.
-  store.db.exec("PRAGMA temp_store = FILE");
-  try {
-    store.db.exec("VACUUM");
-  } finally {
-    store.db.exec("PRAGMA temp_store = MEMORY");
-  }
+  // edits and commands, and `--rebuild`, which keeps the file, left them too).
+  rewriteFile(store);
   // A reader on an older snapshot (`deja view`, an MCP server, another shell's query) keeps the
   // log from being copied back: the old pages, forgotten text in them, stay in index.db until it
   // ends (trial 115 F3: said nowhere).

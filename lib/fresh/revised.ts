@@ -39,9 +39,10 @@ export function revisedStores(
 }
 
 /**
- * Meta key set by a refresh on use that read stores an older secrets redaction had read: the
- * next full run makes the vocabulary again and merges the text index, as a run starting with
- * such stores does (trial 132 F3: a search that read every store again left the old values in
+ * Meta key set by a refresh on use that read stores an older secrets redaction had read, and
+ * by a full run reading them until it ends: the next full run makes the vocabulary again,
+ * merges the text index and writes the file again whole, as a run starting with such stores
+ * does (trial 132 F3: a search that read every store again left the old values in
  * `vocab`, and no run after made it again). Until then no stat manifest vouches for the index,
  * and a command starts that run.
  */
