@@ -28,11 +28,11 @@ Deno.test("doctor counts a deja hook wired with a --harness no harness has as a 
     assertStringIncludes(
       detail,
       "UserPromptSubmit hook-prompt has --harness 'claude-cod', no harness deja knows: it " +
-        "answers in Claude Code's envelope (the nearest known id is 'claude'); " +
+        "answers in Claude Code's envelope (nearest: claude); " +
         "'deja install claude-auto --force' rewrites it",
     );
     assertStringIncludes(detail, "SessionStart hook-context has --harness 'crushh'");
-    assertStringIncludes(detail, "the nearest known id is 'crush'");
+    assertStringIncludes(detail, "(nearest: crush);");
     assertEquals(doctorData(w.env, w.self).problems, ["claude-auto (broken entry)"]);
     assertEquals((await runMain(w.env, ["doctor"])).code, 1);
     // No id at all is the same fault.

@@ -85,11 +85,15 @@ Deno.test("a hook with an unknown --harness answers as Claude Code's and says so
     const log = readFileSync(hookLogPath(env), "utf8");
     assertStringIncludes(
       log,
-      "hook-context --harness 'crushh' is no harness deja knows (nearest: crush,",
+      "hook-context --harness 'crushh' is no harness deja knows (nearest: crush);",
     );
     const debug = { ...env, get: (k: string) => k === "DEJA_DEBUG" ? "1" : env.get(k) };
     const loud = await run(debug as Env, ["hook-context", "--harness", "crushh"], ev);
-    assertStringIncludes(loud.err, "--harness 'crushh' is no harness deja knows (nearest: crush,");
+    assertStringIncludes(loud.err, "--harness 'crushh' is no harness deja knows (nearest: crush);");
+    // Trial 135 F6: one edit from a name a harness takes (`claude-code`) is that harness,
+    // not the ids nearest by their own spelling (`claude, codex, opencode`).
+    assertEquals(dialectFor(["--harness", "claude-cod"]).nearest, ["claude"]);
+    assertEquals(dialectFor(["--harness", "gemini_clii"]).nearest, ["gemini"]);
     // A harness deja knows, spelt as a person would, is no mistake.
     const known = await run(env, ["hook-context", "--harness", "Claude-Code"], ev);
     assertEquals(known.code, 0);
@@ -115,7 +119,7 @@ Deno.test("doctor reports unknown-harness hook runs as wiring to fix, not as giv
     assertStringIncludes(d.out, "hooks        1 answer given up in the last 7 days");
     assertStringIncludes(
       d.out,
-      "2 hook runs with an unknown --harness 'crushh' (nearest: crush,",
+      "2 hook runs with an unknown --harness 'crushh' (nearest: crush)",
     );
     assertStringIncludes(d.out, "answered in Claude Code's envelope; fix the wiring");
     assertStringIncludes(d.out, "2 hook runs with --harness and no id in the last 7 days");

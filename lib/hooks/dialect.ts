@@ -9,7 +9,7 @@
  * @module
  */
 import registry from "../../registry.json" with { type: "json" };
-import { harnessId, harnessIds } from "../../core/registry.ts";
+import { harnessId, harnessIds, harnessNames } from "../../core/registry.ts";
 import { distance } from "../search/distance.ts";
 import type { Env } from "../../core/model.ts";
 import { type HookEvent, str, trimSeparators } from "./input.ts";
@@ -173,19 +173,26 @@ export function dialectFor(args: string[]): Dialect {
 }
 
 /**
- * The three harness ids nearest to `typed` by edit distance, in registry order on a tie; none
- * for an empty id. `deja` is not offered: deja's own sessions are no harness whose hooks run it
- * (trial 132 F7).
+ * The harness ids nearest to `typed` by edit distance to any name the harness takes (its id,
+ * `claude-code`, `gemini-cli`: core/registry.ts `harnessNames`), those at most one edit
+ * farther than the nearest, three at most, in registry order on a tie; none for an empty id.
+ * `deja` is not offered: deja's own sessions are no harness whose hooks run it (trial 132
+ * F7). Trial 135 F6: `claude-cod`, one edit from `claude-code`, was offered `claude, codex,
+ * opencode`, compared with the ids alone.
  */
 function nearestIds(typed: string): string[] {
-  const t = typed.trim().toLowerCase();
+  const t = typed.trim().toLowerCase().replace(/[\s_-]+/g, "-");
   if (!t) return [];
-  return harnessIds()
-    .filter((id) => id !== "deja")
-    .map((id, i) => ({ id, i, d: distance(t, id, 8) }))
-    .sort((a, b) => a.d - b.d || a.i - b.i)
-    .slice(0, 3)
-    .map((x) => x.id);
+  const best = new Map<string, number>();
+  for (const id of harnessIds()) if (id !== "deja") best.set(id, distance(t, id, 8));
+  for (const { name, id } of harnessNames()) {
+    const d = best.get(id);
+    if (d !== undefined) best.set(id, Math.min(d, distance(t, name, 8)));
+  }
+  const ranked = [...best].map(([id, d], i) => ({ id, i, d }))
+    .sort((a, b) => a.d - b.d || a.i - b.i);
+  const near = ranked[0]?.d ?? 0;
+  return ranked.filter((x) => x.d <= near + 1).slice(0, 3).map((x) => x.id);
 }
 
 function firstSet(env: Env, names: string[]): string | undefined {

@@ -72,8 +72,14 @@ const UNKNOWN_HARNESS =
  * it back.
  */
 export function unknownHarnessWhy(id: string, nearest: readonly string[]): string {
-  const near = nearest.length ? ` (nearest: ${nearest.join(", ")})` : "";
-  return `--harness '${id}' is no harness deja knows${near}; its answers take Claude Code's envelope`;
+  return `--harness '${id}' is no harness deja knows${
+    nearestSaid(nearest)
+  }; its answers take Claude Code's envelope`;
+}
+
+/** The nearest known ids as hooks.log and doctor say them, ` (nearest: crush)`, or nothing. */
+export function nearestSaid(nearest: readonly string[] | undefined): string {
+  return nearest?.length ? ` (nearest: ${nearest.join(", ")})` : "";
 }
 
 /** The id and nearest ids of a line {@link unknownHarnessWhy} wrote; undefined for a give-up. */

@@ -40,6 +40,7 @@ import {
 } from "./edits.ts";
 import { DEADLINE_MS, HOOK_NAMES, unknownHook } from "../hooks/table.ts";
 import { dialectFor } from "../hooks/dialect.ts";
+import { nearestSaid } from "../hooks/log.ts";
 import { COMMANDS } from "../cli/table.ts";
 import { type ConfigFormat, oneLineReason } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
@@ -359,7 +360,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
               `${h.event} ${call.args[0]} has ${
                 d.id ? `--harness '${d.id}', no harness deja knows` : "--harness and no id"
               }: it answers in Claude Code's envelope${
-                d.nearest.length ? ` (the nearest known id is '${d.nearest[0]}')` : ""
+                nearestSaid(d.nearest)
               }; 'deja install ${auto.target} --force' rewrites it`,
             );
           }
