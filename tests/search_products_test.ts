@@ -134,3 +134,15 @@ Deno.test("only the tools the most of the words describe are named", () =>
     const d = describedProducts(new TermStats(s), ["hosted", "git", "server"]);
     assertEquals(d.map((x) => x.product), ["forgejo"]);
   }));
+
+// Trial 135 F7: "container orchestration" gave two hints for one tool, `deja kubernetes` and
+// `deja k8s`: a tool is named once, by the spelling the most sessions write.
+Deno.test("two spellings of one tool are named once, by the commoner", () =>
+  withMemIndex([
+    { id: "s-a", events: [["user", "the kubernetes pods restart every hour"]] },
+    { id: "s-b", events: [["user", "kubernetes ingress drops the headers"]] },
+    { id: "s-c", events: [["user", "k8s secrets mounted as files"]] },
+  ], (s) => {
+    const d = describedProducts(new TermStats(s), ["container", "orchestration"]);
+    assertEquals(d.map((x) => x.product), ["kubernetes"]);
+  }));

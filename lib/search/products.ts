@@ -941,3 +941,23 @@ export const PRODUCTS: Readonly<Record<string, readonly string[]>> = {
   ethereum: ["blockchain", "smart", "contracts", "crypto"],
   metamask: ["crypto", "wallet", "browser"],
 };
+
+/**
+ * Spellings of one tool that have a key each (`kubernetes`, `k8s`): a hint names the tool
+ * once, by the spelling the most sessions write (trial 135 F7: "container orchestration"
+ * gave two hints, `deja kubernetes` and `deja k8s`).
+ */
+export const SPELLINGS: readonly (readonly string[])[] = [
+  ["kubernetes", "k8s"],
+  ["postgres", "postgresql"],
+  ["mongodb", "mongo"],
+  ["tailwind", "tailwindcss"],
+  ["entityframework", "efcore"],
+  ["opentelemetry", "otel"],
+  ["neovim", "nvim"],
+  ["scikitlearn", "sklearn"],
+  ["homebrew", "brew"],
+  ["eleventy", "11ty"],
+  ["ripgrep", "rg"],
+  ["cron", "crontab"],
+];

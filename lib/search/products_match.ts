@@ -29,7 +29,7 @@
  *
  * @module
  */
-import { PRODUCTS } from "./products.ts";
+import { PRODUCTS, SPELLINGS } from "./products.ts";
 import { inflections } from "./related.ts";
 import type { TermStats } from "./expand.ts";
 import { ABLATE } from "./rank.ts";
@@ -67,6 +67,11 @@ export function productsFor(stats: TermStats, words: string[]): Map<string, stri
     if (held.length) out.set(w, held.slice(0, PER_WORD).map(([p]) => p));
   });
   return out;
+}
+
+/** The spellings of `product`'s tool (itself among them). */
+function spellingsOf(product: string): readonly string[] {
+  return SPELLINGS.find((g) => g.includes(product)) ?? [product];
 }
 
 /**
@@ -111,8 +116,16 @@ export function describedProducts(stats: TermStats, words: string[], n = 2): Des
   // Only those the most words describe (trial 135 F4: `self-hosted git server` named jellyfin,
   // described by `hosted server`, since the sessions listed first named forgejo already).
   const most = Math.max(0, ...held.map(([, ws]) => ws.size));
+  // One tool once, by the spelling the most sessions write (lib/search/products.ts SPELLINGS).
+  const told = new Set<string>();
   return held.filter(([, ws]) => ws.size === most)
     .sort((a, b) => stats.docs(b[0]) - stats.docs(a[0]))
+    .filter(([p]) => {
+      const tool = spellingsOf(p);
+      if (tool.some((s) => told.has(s))) return false;
+      told.add(p);
+      return true;
+    })
     .slice(0, n)
     .map(([product, ws]) => ({ product, words: [...ws] }));
 }

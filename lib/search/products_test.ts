@@ -1,4 +1,4 @@
-import { PRODUCTS } from "./products.ts";
+import { PRODUCTS, SPELLINGS } from "./products.ts";
 
 /** Words too general to tell one product from another (the rules in products.ts). */
 const GENERIC = new Set([
@@ -91,4 +91,17 @@ Deno.test("products: no key written twice in the source", async () => {
 Deno.test("products: at least 600 entries", () => {
   const count = Object.keys(PRODUCTS).length;
   if (count < 600) throw new Error(`only ${count} products`);
+});
+
+Deno.test("products: each spelling of one tool is a key with the same words", () => {
+  const problems: string[] = [];
+  for (const group of SPELLINGS) {
+    for (const name of group) {
+      if (!PRODUCTS[name]) problems.push(`${name} is no key`);
+      else if ([...PRODUCTS[name]].sort().join() !== [...PRODUCTS[group[0]]].sort().join()) {
+        problems.push(`${name}: not the words of ${group[0]}`);
+      }
+    }
+  }
+  fail(problems);
 });
