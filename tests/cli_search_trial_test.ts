@@ -429,3 +429,38 @@ Deno.test("--json says how many listed results meet the window the time words na
     ix.cleanup();
   }
 });
+
+// Trial 133 F7: `"config deploy billing" --harness codex` hinted "the words without quotes
+// match 1 session: deja config deploy billing --harness codex", a widened guess inside the
+// filter, which that command then refused (the words match as typed outside it).
+Deno.test("a phrase's hint counts no widened guess its command would refuse under a filter", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-forms",
+      at: AT,
+      project: "/home/dev/work/other",
+      events: [["user", "the configs were deployed after billed runs"]],
+    },
+    {
+      id: "s-typed",
+      at: AT,
+      events: [["user", "config of the deploy for billing"], ["assistant", "Done."]],
+    },
+  ]);
+  try {
+    const loose = await runMain(ix.env, ["config", "deploy", "billing", "--project", "other"]);
+    assertEquals(loose.code, 1, loose.err);
+    assertStringIncludes(loose.err, "without --project: 1 session");
+    const phrase = await runMain(ix.env, ['"config deploy billing"', "--project", "other"]);
+    assertEquals(phrase.code, 1, phrase.err);
+    assert(!phrase.err.includes("without quotes match"), phrase.err);
+    // Without the filter the hint stands, and its command finds the session.
+    const all = await runMain(ix.env, ['"config deploy billing"']);
+    assertStringIncludes(
+      all.err,
+      "hint: the words without quotes match 1 session: deja config deploy billing",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -34,7 +34,7 @@ import {
   SINCE_OPTION,
   timeOpt,
 } from "./_memory.ts";
-import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
+import { type FilteredOut, filtersUsed, type FilterUsed, nothingMatchedText } from "./_filtered.ts";
 import {
   type Absent,
   absentWords,
@@ -340,46 +340,14 @@ export async function searchData(
     embeddings = rr.state;
     if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
   }
-  let filtered: FilteredOut | undefined;
   const filters = filtersUsed({
     ...filter,
     since: args.sinceText,
     role: args.roles,
     session: args.session,
   });
-  const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
-  const guessed = widened || result.tier === "relevance";
-  if ((!result.results.length || guessed) && filters.length) {
-    const all = search(store, args.query, {
-      ...opts,
-      harness: undefined,
-      project: undefined,
-      since: undefined,
-      kinds: undefined,
-      sessionIds: undefined,
-      ...(opts.origins ? { origins: { ...opts.origins, model: undefined } } : {}),
-      limit: 1,
-    });
-    const without = all.nothingMatched ? 0 : all.total;
-    const better = WIDER.includes(all.tier) &&
-      (result.tier === "relevance" || WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier));
-    if (!result.results.length) filtered = { filters, without };
-    // The nearest by relevance stay listed (exit 1 as ever), the literal matches named.
-    else if (better && result.tier === "relevance") filtered = { filters, without };
-    else if (better) {
-      // The words match more literally outside the filter: a widened guess inside it does
-      // not stand in for them (`redis --harness claude` found `redist`, trial 2026-12).
-      result = {
-        ...result,
-        tier: "none",
-        results: [],
-        total: 0,
-        nothingMatched: true,
-        changes: [],
-      };
-      filtered = { filters, without };
-    }
-  }
+  let filtered: FilteredOut | undefined;
+  ({ result, filtered } = underFilters(store, args.query, opts, filters, result));
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
   // Stores indexed in part are named when a word the search looked up is in no text read and
   // nothing else explains the miss: the part cut out may hold it (trial 90 F16: named on every
@@ -397,7 +365,18 @@ export async function searchData(
   let unquoted: SearchData["unquoted"];
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
-    const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
+    const loose = query
+      ? underFilters(
+        store,
+        query,
+        { ...opts, limit: 1 },
+        filters,
+        search(store, query, {
+          ...opts,
+          limit: 1,
+        }),
+      ).result
+      : undefined;
     // Not when that search leaves a word of the phrase out and keeps fewer than two: its
     // sessions are no match of the words (trial 78 F9: `"hello world"` offered `deja hello
     // world`, which lists sessions holding `world` alone, `hello` left out as too common).
@@ -779,6 +758,54 @@ function withinSession(store: Store, ref: string, query: string) {
       1,
     );
   }
+}
+
+/**
+ * A search's answer under its filters as the CLI gives it: when the filters left nothing, or
+ * only a guess (a widened tier, the nearest by relevance), how many sessions match without
+ * them; a widened guess inside the filters does not stand in for words that match more
+ * literally outside them (`redis --harness claude` found `redist`, trial 2026-12): nothing
+ * matched then. A hint's count is made the same way (trial 133 F7: `"config deploy billing"
+ * --harness codex` counted a widened guess the suggested command then refused).
+ */
+function underFilters(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+  filters: FilterUsed[],
+  result: SearchResult,
+): { result: SearchResult; filtered?: FilteredOut } {
+  const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
+  const guessed = widened || result.tier === "relevance";
+  if ((result.results.length && !guessed) || !filters.length) return { result };
+  const all = search(store, query, {
+    ...opts,
+    harness: undefined,
+    project: undefined,
+    since: undefined,
+    kinds: undefined,
+    sessionIds: undefined,
+    ...(opts.origins ? { origins: { ...opts.origins, model: undefined } } : {}),
+    limit: 1,
+  });
+  const without = all.nothingMatched ? 0 : all.total;
+  const better = WIDER.includes(all.tier) &&
+    (result.tier === "relevance" || WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier));
+  if (!result.results.length) return { result, filtered: { filters, without } };
+  // The nearest by relevance stay listed (exit 1 as ever), the literal matches named.
+  if (better && result.tier === "relevance") return { result, filtered: { filters, without } };
+  if (!better) return { result };
+  return {
+    result: {
+      ...result,
+      tier: "none",
+      results: [],
+      total: 0,
+      nothingMatched: true,
+      changes: [],
+    },
+    filtered: { filters, without },
+  };
 }
 
 /**
