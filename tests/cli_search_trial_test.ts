@@ -169,13 +169,13 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     assert(
       guess.out.startsWith(
         `> Nearest session only, not a match: nothing matched "subscription budget zzqqxx" ` +
-          `('zzqqxx' is in no session).\n\n# deja context: `,
+          `('zzqqxx' is in no searchable text).\n\n# deja context: `,
       ),
       guess.out,
     );
     assertStringIncludes(
       guess.err,
-      `deja: nothing matched "subscription budget zzqqxx" exactly ('zzqqxx' is in no session)`,
+      `deja: nothing matched "subscription budget zzqqxx" exactly ('zzqqxx' is in no searchable text)`,
     );
     assertStringIncludes(guess.err, "digesting the closest session, s-budget (mem");
     assertStringIncludes(guess.out, "subscription renewals");
@@ -193,7 +193,7 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     assertEquals([none.code, none.out], [1, ""]);
     assertStringIncludes(
       none.err,
-      `deja: nothing matched "zzqqxx budget": 'zzqqxx' is in no session`,
+      `deja: nothing matched "zzqqxx budget": 'zzqqxx' is in no searchable text`,
     );
     // Trial 73 F15: and a way on.
     assertStringIncludes(none.err, "hint: 'deja last' lists the sessions with their ids");
@@ -202,7 +202,7 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     // Half the words held nowhere: no session is meant either (trial 18).
     const half = await runMain(ix.env, ["ctx", "subscription", "budget", "zzqqxx", "qqzzyy"]);
     assertEquals([half.code, half.out], [1, ""]);
-    assertStringIncludes(half.err, "'zzqqxx', 'qqzzyy' are in no session");
+    assertStringIncludes(half.err, "'zzqqxx', 'qqzzyy' are in no searchable text");
     // Common words alone name no session (trial 19).
     const common = await runMain(ix.env, ["ctx", "the", "and", "of"]);
     assertEquals([common.code, common.out], [1, ""]);
@@ -220,7 +220,7 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     assertEquals([json.tier, json.results[0]?.id], ["relevance", "s-no"]);
     const r = await runMain(no.env, ["ctx", "zzqqxx-no-such"]);
     assertEquals([r.code, r.out], [1, ""]);
-    assertStringIncludes(r.err, "'zzqqxx' is in no session\nhint: deja search");
+    assertStringIncludes(r.err, "'zzqqxx' is in no searchable text\nhint: deja search");
   } finally {
     ix.cleanup();
   }
@@ -280,18 +280,21 @@ Deno.test("a word in no session is named, with what the query finds without it",
     assertEquals(r.code, 1, r.err);
     assertStringIncludes(
       r.err,
-      "hint: 'zzqqxx' is in no session; without it: 1 session: deja redis\n",
+      "hint: 'zzqqxx' is in no searchable text; without it: 1 session: deja redis\n",
     );
     const alone = await runMain(ix.env, ["zzqqxx"]);
-    assert(!alone.err.includes("in no session"), alone.err);
+    assert(!alone.err.includes("in no searchable text"), alone.err);
     // Named without the punctuation typed around it (trial 83: `'weird,'`).
     const punct = await runMain(ix.env, ["redis", "zzqqxx,"]);
-    assertStringIncludes(punct.err, "hint: 'zzqqxx' is in no session; without it: 1 session");
+    assertStringIncludes(
+      punct.err,
+      "hint: 'zzqqxx' is in no searchable text; without it: 1 session",
+    );
     // Under a filter the count is the filter's, and so is the command it gives.
     const filtered = await runMain(ix.env, ["redis", "zzqqxx", "--role", "assistant"]);
     assertStringIncludes(
       filtered.err,
-      "hint: 'zzqqxx' is in no session; without it: 1 session: deja redis --role assistant\n",
+      "hint: 'zzqqxx' is in no searchable text; without it: 1 session: deja redis --role assistant\n",
     );
     // Beside the nearest by relevance too (trial 16: `simple greeting banana` listed a guess
     // and never named `banana`).
@@ -300,7 +303,7 @@ Deno.test("a word in no session is named, with what the query finds without it",
     assertStringIncludes(near.err, "nothing matched exactly; the nearest sessions by relevance");
     assertStringIncludes(
       near.err,
-      "hint: 'zzqqxx' is in no session; without it: 1 session: deja world tiles overlap\n",
+      "hint: 'zzqqxx' is in no searchable text; without it: 1 session: deja world tiles overlap\n",
     );
     // Neither a word held in another form nor a time word is in no session, and the time
     // words stay in the command (recall bench: "'lose', 'july' are in no session", then
@@ -308,7 +311,7 @@ Deno.test("a word in no session is named, with what the query finds without it",
     const timed = await runMain(ix.env, ["world", "tiles", "overlapping", "zzqqxx", "in", "july"]);
     assertStringIncludes(
       timed.err,
-      "hint: 'zzqqxx' is in no session; without it: 1 session: deja world tiles overlapping in july\n",
+      "hint: 'zzqqxx' is in no searchable text; without it: 1 session: deja world tiles overlapping in july\n",
     );
   } finally {
     ix.cleanup();

@@ -533,7 +533,10 @@ Deno.test("a word the search reads as a typo is not said to be in no session", a
   try {
     const r = await runMain(ix.env, ["rediss", "sentinell", "forgejoo"]);
     assertEquals(r.code, 1, r.err);
-    assertStringIncludes(r.err, "hint: 'sentinell' is in no session; without it: 1 session: ");
+    assertStringIncludes(
+      r.err,
+      "hint: 'sentinell' is in no searchable text; without it: 1 session: ",
+    );
     assertStringIncludes(r.err, "deja rediss forgejoo");
   } finally {
     ix.cleanup();

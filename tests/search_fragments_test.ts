@@ -146,7 +146,7 @@ Deno.test("a word no session holds beside pieces held apart is named (trial 128 
     assertEquals(r.code, 1);
     assertStringIncludes(
       r.err,
-      "hint: 'zzyzx' is in no session; without it, nothing matches either: deja sonar jacket",
+      "hint: 'zzyzx' is in no searchable text; without it, nothing matches either: deja sonar jacket",
     );
     assertStringIncludes(r.err, "1 session holds them between its events: deja show s-apart");
   } finally {

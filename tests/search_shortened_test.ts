@@ -105,7 +105,7 @@ Deno.test("the nearest by relevance of a word in no session say what they were r
   assertEquals(r.code, 1);
   assert(r.out.length > 0, "the nearest are listed");
   assertStringIncludes(r.err, "nothing matched exactly; the nearest sessions by relevance\n");
-  assertStringIncludes(r.err, "ranked on 'no', 'word' alone: 'zzqqxx' is in no session\n");
+  assertStringIncludes(r.err, "ranked on 'no', 'word' alone: 'zzqqxx' is in no searchable text\n");
 });
 
 Deno.test("a word a word form holds is never said to be in no session; --json says what the text does", async () => {
@@ -128,7 +128,10 @@ Deno.test("a word a word form holds is never said to be in no session; --json sa
   const r = await runMain(env, ["search", "forgejo_crashing_zzqqxx"]);
   assertEquals(r.code, 1);
   assertStringIncludes(r.out, "5c5c5c5c");
-  assertStringIncludes(r.err, "ranked on 'forgejo', 'crashing' alone: 'zzqqxx' is in no session\n");
+  assertStringIncludes(
+    r.err,
+    "ranked on 'forgejo', 'crashing' alone: 'zzqqxx' is in no searchable text\n",
+  );
   // Said in --json as in text (trial 107 F4).
   const j = JSON.parse((await runMain(env, ["search", "forgejo_crashing_zzqqxx", "--json"])).out);
   assertEquals(j.ranked_on, { words: ["forgejo", "crashing"], in_no_session: ["zzqqxx"] });

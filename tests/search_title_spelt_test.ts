@@ -56,10 +56,10 @@ Deno.test("the missing-word hint never names a word a title holds, nor one word 
   ]);
   try {
     const r = await runMain(ix.env, ["Getting Qzxwv and Introductions"]);
-    assertStringIncludes(r.err, "hint: 'Qzxwv' is in no session");
+    assertStringIncludes(r.err, "hint: 'Qzxwv' is in no searchable text");
     assert(!r.err.includes("'Introductions'"), r.err);
     const twice = await runMain(ix.env, ["zzqq welcome zzqq"]);
-    assertStringIncludes(twice.err, "hint: 'zzqq' is in no session");
+    assertStringIncludes(twice.err, "hint: 'zzqq' is in no searchable text");
   } finally {
     ix.cleanup();
   }
@@ -76,7 +76,7 @@ Deno.test("the missing-word hint never names a word held as a part of a name wri
   ]);
   try {
     const r = await runMain(ix.env, ["page", "spinner", "zzqq"]);
-    assertStringIncludes(r.err, "hint: 'zzqq' is in no session");
+    assertStringIncludes(r.err, "hint: 'zzqq' is in no searchable text");
     assert(!r.err.includes("'spinner'"), r.err);
     const lb = await runMain(ix.env, ["page", "balancer", "zzqq"]);
     assert(!lb.err.includes("'balancer'"), lb.err);

@@ -68,7 +68,7 @@ Deno.test("a word held nowhere beside a corrected one: the correction is never c
     assertStringIncludes(r.err, "read as spelt: developr → developer");
     assert(!r.err.includes("'developr'"), r.err);
     assertStringIncludes(r.err, "ranked on 'developer', 'role', 'error' alone");
-    assertStringIncludes(r.err, "'ollma' is in no session");
+    assertStringIncludes(r.err, "'ollma' is in no searchable text");
     assert(r.out.indexOf("s-role") >= 0, r.out);
     const json = await runMain(ix.env, ["ollma", "developr", "role", "error", "--json"]);
     const doc = JSON.parse(json.out);

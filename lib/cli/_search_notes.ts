@@ -77,11 +77,12 @@ export function betweenHint(io: IO, b: Between | undefined): void {
 }
 
 /**
- * Names the words no session holds, and what the query finds without them. `partly`: stores
- * were indexed in part, whose unread middles may hold them (trial 81: "'counterintuitive' is
- * in no session" of a word in the middle of a 127 kB result): said as no searchable text.
+ * Names the words no session holds, and what the query finds without them, as in no
+ * searchable text: a store may hold them where the index does not (trial 81: "'counterintuitive'
+ * is in no session" of a word in the middle of a 127 kB result; trial 134 F5: a warm-up file
+ * left out, a Gemini subagent's thoughts).
  */
-export function absentHint(io: IO, a: Absent | undefined, partly = false): void {
+export function absentHint(io: IO, a: Absent | undefined): void {
   if (!a) return;
   const n = a.sessions === 1 ? "1 session" : `${a.sessions} sessions`;
   const which = a.words.map((w) => `'${w}'`).join(", ");
@@ -121,7 +122,7 @@ export function absentHint(io: IO, a: Absent | undefined, partly = false): void 
   }
   const without = a.words.length === 1 ? "it" : "them";
   io.err(
-    `hint: ${which} ${verb} in no ${partly ? "searchable text" : "session"}; without ${without}${
+    `hint: ${which} ${verb} in no searchable text; without ${without}${
       a.sessions ? `: ${n}` : ", nothing matches either"
     }: ${searchCommand(cmd)}\n`,
   );

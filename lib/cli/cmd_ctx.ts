@@ -172,7 +172,9 @@ function nearestCaveat(query: string, p: Picked): string {
   if (!onlyNearest(p)) return "";
   const a = p.absent!;
   return `> Nearest session only, not a match: nothing matched ${quoteShown(query)} ` +
-    `(${a.map((w) => `'${w}'`).join(", ")} ${a.length === 1 ? "is" : "are"} in no session).\n\n`;
+    `(${a.map((w) => `'${w}'`).join(", ")} ${
+      a.length === 1 ? "is" : "are"
+    } in no searchable text).\n\n`;
 }
 
 /** The `--json` document (docs/json-output.md, `ctx`). */
@@ -225,7 +227,7 @@ function runCtx(a: Args, io: IO): number {
     const none = d.absent?.length
       ? `: ${d.absent.map((w) => `'${w}'`).join(", ")} ${
         d.absent.length === 1 ? "is" : "are"
-      } in no session${
+      } in no searchable text${
         d.nearest
           ? `\nhint: deja search ${quoteShown(args.query)} lists the nearest sessions`
           : "\nhint: 'deja last' lists the sessions with their ids; other words may name it"
@@ -258,7 +260,7 @@ export function guessNote(d: CtxData, home = ""): string {
   const absent = d.picked.absent?.length
     ? ` (${d.picked.absent.map((w) => `'${w}'`).join(", ")} ${
       d.picked.absent.length === 1 ? "is" : "are"
-    } in no session)`
+    } in no searchable text)`
     : "";
   return `deja: nothing matched ${quoteShown(d.query)} exactly${absent}; digesting the closest ` +
     `session, ${d.ref} (${what})\nhint: deja search ${quoteShown(d.query)} lists the others\n`;

@@ -38,12 +38,12 @@ function refOf(d: SearchData, r: { harness: string; id: string }): string {
   return d.refs.get(`${r.harness}:${r.id}`) ?? r.id;
 }
 
-/** `ranked on 'no', 'word' alone: 'zzqqxx' is in no session`. */
+/** `ranked on 'no', 'word' alone: 'zzqqxx' is in no searchable text`. */
 export function nearOnText(n: NonNullable<SearchData["nearOn"]>): string {
   const q = (ws: string[]) => ws.map((w) => `'${w}'`).join(", ");
   return `ranked on ${q(n.held)} alone: ${q(n.nowhere)} ${
     n.nowhere.length === 1 ? "is" : "are"
-  } in no session`;
+  } in no searchable text`;
 }
 
 /** True when something matched (exit 0); the nearest sessions alone are exit 1. */
@@ -243,7 +243,7 @@ export function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex
     );
   }
   unquotedHint(io, d.unquoted);
-  absentHint(io, d.absent, Boolean(d.shortened));
+  absentHint(io, d.absent);
   if (d.modelOf) {
     const n = d.modelOf.sessions;
     const count = n === 1 ? "1 session" : `${n} sessions`;

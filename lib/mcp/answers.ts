@@ -186,7 +186,7 @@ export function contextText(
     const none = missed.absent?.length
       ? ` (${missed.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} ${
         missed.absent.length === 1 ? "is" : "are"
-      } in no session)`
+      } in no searchable text)`
       : "";
     return `No past session matches "${
       oneLineForAgent(query, 200)
@@ -201,7 +201,9 @@ export function contextText(
     : picked.tier === "relevance"
     ? ` (nothing matched the words exactly${
       picked.absent?.length
-        ? `, ${picked.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} in no session`
+        ? `, ${
+          picked.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")
+        } in no searchable text`
         : ""
     }: the nearest session by relevance)`
     : " (best match for the words)";

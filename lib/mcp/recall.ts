@@ -291,7 +291,7 @@ function adviceOf(
     said.push(
       `${absent.words.map((w) => `'${w}'`).join(", ")} ${
         absent.words.length === 1 ? "is" : "are"
-      } in no session; without ${them}, ${rest}`,
+      } in no searchable text; without ${them}, ${rest}`,
     );
   }
   // Two words each held, never together (trial 49: `forgejo obsidian`, as the CLI says it).
