@@ -467,3 +467,26 @@ Deno.test("a phrase's hint counts no widened guess its command would refuse unde
     ix.cleanup();
   }
 });
+
+// Trial 132 F10: `"secrets quokkamatic"` said "no exact match; close spellings: secrets
+// quokkamatic → secret quokkamatic": a word form, not a close spelling.
+Deno.test("a quoted phrase found in other word forms says word forms, not close spellings", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-creds",
+      at: AT,
+      events: [["user", "run kubectl get secret quokkamatic-creds and read the token"]],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ['"secrets quokkamatic"']);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "no exact match; word forms: ");
+    assert(!r.err.includes("close spellings"), r.err);
+    // A true close spelling is still said so.
+    const typo = await runMain(ix.env, ['"secert quokkamatic"']);
+    assertStringIncludes(typo.err, "close spellings");
+  } finally {
+    ix.cleanup();
+  }
+});

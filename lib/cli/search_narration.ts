@@ -8,6 +8,7 @@
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
 import { oneLine } from "../../core/text.ts";
+import { stemmer } from "stemmer";
 import {
   INSIDE,
   monthWithoutYear,
@@ -22,6 +23,13 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
   stemmed: "word forms",
   close: "close spellings",
 };
+
+/** True when `a` and `b` are the same words in other forms (`secrets x` and `secret x`). */
+function sameStems(a: string, b: string): boolean {
+  const wa = a.toLowerCase().split(/\s+/), wb = b.toLowerCase().split(/\s+/);
+  return wa.length === wb.length && wa.some((w, i) => w !== wb[i]) &&
+    wa.every((w, i) => stemmer(w) === stemmer(wb[i]));
+}
 
 /** "matched the title", or of a subagent's: "matched the title of its subagent “…”" (trial 78 F7). */
 function titleSaid(r: SearchResult["results"][number]): string {
@@ -209,7 +217,17 @@ function narrated(res: SearchResult): string {
   // `parsehttprequest`, a camelCase name).
   const joined = res.tier === "substring" && res.changes.length > 0 &&
     res.changes.every((c) => c.to.length === 1 && c.to[0] === c.from.replaceAll(" ", ""));
-  const how = apart ? "written apart" : joined ? "written joined" : WIDENED[res.tier];
+  // Close spellings that are all word forms (a quoted phrase, which the forms tier does not
+  // read: `"secrets quokkamatic"` found `secret quokkamatic`) are said as forms (trial 132 F10).
+  const formsOnly = res.tier === "close" && res.changes.length > 0 &&
+    res.changes.every((c) => c.to.every((t) => sameStems(c.from, t)));
+  const how = apart
+    ? "written apart"
+    : joined
+    ? "written joined"
+    : formsOnly
+    ? WIDENED.stemmed
+    : WIDENED[res.tier];
   const n = res.nearestFollow ?? 0;
   if (n && res.results[0]) {
     const r = res.results[0];
