@@ -86,6 +86,11 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
    */
 
   under?: FileUnder[];
+  /**
+   * With none under it either: how many files under the path only hidden sessions touched
+   * (throwaway or excluded projects; the folder is refused all the same, saying so).
+   */
+  underHidden?: number;
 }
 
 /**
@@ -128,6 +133,9 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
   });
   // Nothing of this path: it may be a folder whose files sessions touched (trial 130 F5).
   const under = r.sessions.length ? [] : blameFolder(store, r.target, hidden);
+  const underHidden = r.sessions.length || under.length || !hidden?.size
+    ? 0
+    : blameFolder(store, r.target).length;
   const awayText = r.away?.map((a) => {
     const by = shortRef(store, a.move.byHarness, a.move.by);
     const head = `left out: ${
@@ -145,6 +153,7 @@ export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "c
     ...r,
     ...(awayText?.length ? { awayText } : {}),
     ...(under.length ? { under } : {}),
+    ...(underHidden ? { underHidden } : {}),
     typed: args.path,
     sessions: r.sessions.map((s) => ({
       ...s,
@@ -283,6 +292,19 @@ function runBlame(a: Args, io: IO): number {
   // A folder not on this machine whose files sessions touched is one too (trial 130 F5: "no
   // session touched …/src" of a folder three of whose files one session edited).
   if (d.under?.length) throw folderError(d, io);
+  // Only hidden sessions touched files under it: a folder all the same, said so (not "no
+  // session touched" it, nor a plain "is a directory").
+  if (d.underHidden) {
+    const dir = tilde(d.target, io.env.home);
+    const n = d.underHidden;
+    throw new DejaError(
+      `${dir} is a folder: blame takes a file; only sessions of throwaway or excluded projects ` +
+        `touched ${n} file${n === 1 ? "" : "s"} under it`,
+      `deja blame ${shQuote(d.target.replace(/\/+$/, ""))}/<file> --junk shows the throwaway ones`,
+      2,
+      { files_under_hidden: n },
+    );
+  }
   if (!d.sessions.length && (isDirSync(d.target) || /[/\\]$/.test(args.path.trim()))) {
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,

@@ -656,6 +656,46 @@ Deno.test("blame of a folder whose files sessions touched says it takes a file a
   }
 });
 
+// Blame of a folder whose files only hidden sessions touched (a throwaway project under /tmp)
+// said "no session touched" it, as of a folder no session knew.
+Deno.test("blame of a folder only hidden sessions touched says so, with --junk", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/tmp/scratch",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "try it" },
+      { edit: "/tmp/scratch/src/a.ts", old: "a", new: "b" },
+      { edit: "/tmp/scratch/src/b.ts", old: "a", new: "b" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: ["/tmp/scratch/src/"] }, pipe.io),
+      DejaError,
+    ) as DejaError;
+    assertEquals(
+      e.message,
+      "/tmp/scratch/src is a folder: blame takes a file; only sessions of throwaway or " +
+        "excluded projects touched 2 files under it",
+    );
+    assertEquals([e.exitCode, e.hint], [
+      2,
+      "deja blame /tmp/scratch/src/<file> --junk shows the throwaway ones",
+    ]);
+    // With --junk they are listed as any folder's files.
+    const junk = captureIO(ix.env, false);
+    const j = await assertRejects(
+      () => blameCmd.run({ values: { junk: true }, positionals: ["/tmp/scratch/src"] }, junk.io),
+      DejaError,
+    ) as DejaError;
+    assertEquals(j.json?.files_under_total, 2);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 130 F6: `blame notes.txt:3` (the line a replace-all edit wrote) said `edit 10:00 wrote
 // the line` without the mark --json gives, the time of both edits to the minute alike, and
 // "said before: Editing alpha." of the edit before it.
