@@ -23,6 +23,7 @@ import {
   type BlameSession,
   earlierWords,
   lineWords,
+  shellWords,
   shownChanges,
 } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
@@ -351,11 +352,6 @@ function runBlame(a: Args, io: IO): number {
   }
   hiddenHint(io, d.hidden);
   return elsewhere ? 1 : 0;
-}
-
-/** How many of a session's reads were a shell command's: ` (shell)` for all, ` (2 by shell)`. */
-function shellWords(reads: number, shell: number): string {
-  return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
 }
 
 /** How many of the files under a folder `--json` lists. */

@@ -1216,3 +1216,24 @@ Deno.test("blame of a folder says it takes a file and names the files under it s
     ix.cleanup();
   }
 });
+
+// Blame through MCP counted a shell read as a plain read ("1 read"), where the CLI says
+// "1 read (shell)" (trial 130 F2; left open in note 50).
+Deno.test("MCP blame says which reads were a shell command's, as the CLI does", async () => {
+  const ix = await indexSessions([{
+    id: "b1a40000-1111-4222-8333-444455556668",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "what is the retry limit" },
+      { bash: "sed -n 1,40p src/retry.ts", out: "const MAX = 3;\n", exit: 0 },
+      { read: "/w/app/src/retry.ts" },
+    ],
+  }]);
+  try {
+    const r = text(await call(ix, { mode: "blame", path: "/w/app/src/retry.ts" }));
+    assertStringIncludes(r, "2 reads (1 by shell)");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -243,6 +243,14 @@ export function blameFolder(
 }
 
 /**
+ * How many of a session's reads were a shell command's, as CLI and MCP say it: ` (shell)` for
+ * all, ` (2 by shell)`, nothing for none.
+ */
+export function shellWords(reads: number, shell: number): string {
+  return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
+}
+
+/**
  * Sessions that touched the file `typed` names (matching: {@link findTouches}).
  */
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
