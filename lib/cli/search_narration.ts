@@ -8,7 +8,7 @@
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
 import { oneLine } from "../../core/text.ts";
-import { stemmer } from "stemmer";
+import { inflections } from "../search/related.ts";
 import {
   INSIDE,
   monthWithoutYear,
@@ -24,11 +24,17 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
   close: "close spellings",
 };
 
-/** True when `a` and `b` are the same words in other forms (`secrets x` and `secret x`). */
+/**
+ * True when `a` and `b` are the same words, some in another inflection (`secrets x` and
+ * `secret x`), by the rules of lib/search/related.ts `inflections` (not a shared stem, which a
+ * misspelling may have too: `kubernets`, `kubernetes`).
+ */
 function sameStems(a: string, b: string): boolean {
   const wa = a.toLowerCase().split(/\s+/), wb = b.toLowerCase().split(/\s+/);
+  const form = (x: string, y: string) =>
+    x === y || inflections(x).includes(y) || inflections(y).includes(x);
   return wa.length === wb.length && wa.some((w, i) => w !== wb[i]) &&
-    wa.every((w, i) => stemmer(w) === stemmer(wb[i]));
+    wa.every((w, i) => form(w, wb[i]));
 }
 
 /** "matched the title", or of a subagent's: "matched the title of its subagent “…”" (trial 78 F7). */
