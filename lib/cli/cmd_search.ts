@@ -12,7 +12,7 @@ import { colors, intOpt, opt, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { search, type SearchOptions, type SearchResult, WIDER } from "../search.ts";
+import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { narration } from "./search_narration.ts";
@@ -34,13 +34,12 @@ import {
   SINCE_OPTION,
   timeOpt,
 } from "./_memory.ts";
-import { type FilteredOut, filtersUsed, type FilterUsed, nothingMatchedText } from "./_filtered.ts";
+import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
 import {
   type Absent,
   absentWords,
   type ApartWord,
   type Between,
-  commonLeftOut,
   droppedNote,
   hiddenExactText,
   partlyNews,
@@ -50,6 +49,7 @@ import {
 import { tokens } from "../search/tokenize.ts";
 import { idHolds, shownOfModel, unexplained } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
+import { underFilters, type Unquoted, unquotedHint } from "./search_unquoted.ts";
 import { describeSession } from "../memory/last.ts";
 import {
   commonWordsOnly,
@@ -135,27 +135,7 @@ export interface SearchData {
    * When a query with a quoted phrase matched nothing: the query without its quotes, how
    * many sessions it matches (more than none), and the common words that search left out.
    */
-  unquoted?: {
-    query: string;
-    sessions: number;
-    common?: string[];
-    /** No session holds every word: the sessions are the nearest by relevance. */
-    nearest?: boolean;
-    /** Sessions listed after those holding every word, the nearest by relevance. */
-    then?: number;
-    /** The query's quoted phrases alone (beside words no session holding them holds). */
-    phrases?: { query: string; sessions: number };
-    /**
-     * No session shown holds the words, but this many hidden ones (throwaway or excluded
-     * projects) do (trial 132 F8: `"hello zebrafinch world"` said nothing of them).
-     */
-    hidden?: number;
-    /**
-     * The options the counts were made with, as a command takes them (`--harness codex`,
-     * `--junk`): the suggested commands carry them (trial 132 F9).
-     */
-    options: string;
-  };
+  unquoted?: Unquoted;
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -362,70 +342,9 @@ export async function searchData(
   const nearOn = result.tier === "relevance" && !args.regex
     ? nearestOn(stats, args.query, result.changes)
     : undefined;
-  let unquoted: SearchData["unquoted"];
-  if (result.nothingMatched && !args.regex && args.query.includes('"')) {
-    const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
-    const loose = query
-      ? underFilters(
-        store,
-        query,
-        { ...opts, limit: 1 },
-        filters,
-        search(store, query, {
-          ...opts,
-          limit: 1,
-        }),
-      ).result
-      : undefined;
-    // Not when that search leaves a word of the phrase out and keeps fewer than two: its
-    // sessions are no match of the words (trial 78 F9: `"hello world"` offered `deja hello
-    // world`, which lists sessions holding `world` alone, `hello` left out as too common).
-    // Common words left out beside two words or more searched are named in the hint (trial
-    // 118 F3: `"fix my kubernets yaml files"` was offered nothing, `my` being left out).
-    const common = loose ? commonLeftOut(loose) : undefined;
-    // A phrase beside words no session holds with it (trial 125 F4: `pick "No recurring
-    // charges found"` said nothing more): what the phrases alone find, and the words
-    // without quotes even when they match only by relevance.
-    const parts = parseQuery(args.query).parts;
-    const beside = parts.some((p) => p.quoted) &&
-      parts.some((p) => !p.quoted && p.tokens.some((t) => !STOP_WORDS.has(t)));
-    const phrased = beside
-      ? parts.filter((p) => p.quoted).map((p) => `"${p.tokens.join(" ")}"`).join(" ")
-      : "";
-    const alone = phrased ? search(store, phrased, { ...opts, limit: 1 }) : undefined;
-    const phrases = alone && !alone.nothingMatched && alone.total
-      ? { query: phrased, sessions: alone.total }
-      : undefined;
-    // The counts are under the search's filters and `--junk`: so are the commands.
-    const options = [
-      ...filters.map((f) => ` ${f.flag} ${shQuoteShown(f.value)}`),
-      filter.junk ? " --junk" : "",
-    ].join("");
-    if (loose && (!loose.nothingMatched || beside) && loose.total && common) {
-      // Those holding every word, not the nearest by relevance listed after them (trial 128
-      // F9: "match 6 sessions" where one held them and five were the nearest).
-      const whole = loose.total - (loose.nearestFound ?? 0);
-      unquoted = {
-        query,
-        sessions: whole > 0 ? whole : loose.total,
-        ...(whole > 0 && loose.nearestFound ? { then: loose.nearestFound } : {}),
-        ...(common.length ? { common } : {}),
-        ...(loose.nothingMatched ? { nearest: true } : {}),
-        ...(phrases ? { phrases } : {}),
-        options,
-      };
-    } else if (loose?.nothingMatched && loose.hidden > 0 && common && !filter.junk) {
-      // Only hidden sessions hold the words, as the search says of hidden exact matches.
-      unquoted = {
-        query,
-        sessions: 0,
-        hidden: loose.hidden,
-        ...(common.length ? { common } : {}),
-        ...(phrases ? { phrases } : {}),
-        options,
-      };
-    } else if (phrases) unquoted = { query, sessions: 0, phrases, options };
-  }
+  const unquoted = result.nothingMatched && !args.regex && args.query.includes('"')
+    ? unquotedHint(store, args.query, opts, filters, Boolean(filter.junk))
+    : undefined;
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
   // and never said that `banana` is in no session while `simple greeting` names 5 titles).
   const absentAll = (result.results.length && !result.nothingMatched) || args.regex ||
@@ -758,54 +677,6 @@ function withinSession(store: Store, ref: string, query: string) {
       1,
     );
   }
-}
-
-/**
- * A search's answer under its filters as the CLI gives it: when the filters left nothing, or
- * only a guess (a widened tier, the nearest by relevance), how many sessions match without
- * them; a widened guess inside the filters does not stand in for words that match more
- * literally outside them (`redis --harness claude` found `redist`, trial 2026-12): nothing
- * matched then. A hint's count is made the same way (trial 133 F7: `"config deploy billing"
- * --harness codex` counted a widened guess the suggested command then refused).
- */
-function underFilters(
-  store: Store,
-  query: string,
-  opts: SearchOptions,
-  filters: FilterUsed[],
-  result: SearchResult,
-): { result: SearchResult; filtered?: FilteredOut } {
-  const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
-  const guessed = widened || result.tier === "relevance";
-  if ((result.results.length && !guessed) || !filters.length) return { result };
-  const all = search(store, query, {
-    ...opts,
-    harness: undefined,
-    project: undefined,
-    since: undefined,
-    kinds: undefined,
-    sessionIds: undefined,
-    ...(opts.origins ? { origins: { ...opts.origins, model: undefined } } : {}),
-    limit: 1,
-  });
-  const without = all.nothingMatched ? 0 : all.total;
-  const better = WIDER.includes(all.tier) &&
-    (result.tier === "relevance" || WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier));
-  if (!result.results.length) return { result, filtered: { filters, without } };
-  // The nearest by relevance stay listed (exit 1 as ever), the literal matches named.
-  if (better && result.tier === "relevance") return { result, filtered: { filters, without } };
-  if (!better) return { result };
-  return {
-    result: {
-      ...result,
-      tier: "none",
-      results: [],
-      total: 0,
-      nothingMatched: true,
-      changes: [],
-    },
-    filtered: { filters, without },
-  };
 }
 
 /**
