@@ -192,8 +192,8 @@ function runHow(a: Args, io: IO): number {
     const head = !r.words.length
       ? `deja: nothing to look for: '${args.what}' holds no word`
       : r.hidden
-      ? `deja: only hidden sessions hold a command with ${namedWords(r.words)}`
-      : `deja: no command holds ${namedWords(r.words)}`;
+      ? `deja: only hidden sessions hold a command with ${namedWords(r.shown)}`
+      : `deja: no command holds ${namedWords(r.shown)}`;
     io.err(filteredText(head, { filters, without }, "command"));
     // Calls that hold the words but never ran: said, not left as "no command" (trial 15).
     for (const n of r.notRun ?? []) {

@@ -77,6 +77,11 @@ Deno.test("how of a tool never run says so on stderr with exit 1", async () => {
     assertEquals(await howCmd.run({ values: {}, positionals: ["kubectl"] }, none.io), 1);
     assertEquals(none.out(), "");
     assertStringIncludes(none.err(), "deja: no command holds 'kubectl'");
+    // A dotted key is named as typed, not split (trial 132 F10: "no command holds 'tag
+    // gpgsign'" of `deja how tag.gpgsign`).
+    const dotted = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ values: {}, positionals: ["tag.gpgsign"] }, dotted.io), 1);
+    assertStringIncludes(dotted.err(), "deja: no command holds 'tag.gpgsign'");
   } finally {
     ix.cleanup();
   }
@@ -238,7 +243,7 @@ Deno.test("how says when only hidden sessions hold the command, not that none do
     const err = text.err();
     assertStringIncludes(
       err,
-      "deja: only hidden sessions hold a command with 'cat' and 'missing txt'",
+      "deja: only hidden sessions hold a command with 'cat' and 'missing.txt'",
     );
     assert(!err.includes("no command holds"), err);
     assertStringIncludes(
@@ -253,7 +258,7 @@ Deno.test("how says when only hidden sessions hold the command, not that none do
     assertStringIncludes(junk.out(), "cat missing.txt\n");
     const mcp = howAnswer(ix.store, "cat missing.txt", { hide: { env: ix.env, here: "/srv" } });
     assert(
-      mcp.startsWith("Only hidden sessions hold a command with 'cat' and 'missing txt'."),
+      mcp.startsWith("Only hidden sessions hold a command with 'cat' and 'missing.txt'."),
       mcp,
     );
     assertStringIncludes(mcp, "2 sessions of throwaway or excluded projects were left out.");

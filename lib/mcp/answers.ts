@@ -601,7 +601,7 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
  * whether hidden sessions hold one, whether the project is why, else how to widen.
  */
 function noCommand(r: HowResult, f: Filters, withoutFilters: () => number): string {
-  const words = r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ");
+  const words = r.shown.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ");
   // Symbols alone (`%`, trial 62: "No command holds ." named nothing): as the CLI says it.
   if (!r.words.length) {
     return "Nothing to look for: the text holds no word. Give the words a command would hold.";

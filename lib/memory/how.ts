@@ -105,6 +105,11 @@ export interface HowOptions {
 export interface HowResult {
   /** The words every command holds (folded tokens; a phrase or a word of several tokens as `a b`). */
   words: string[];
+  /**
+   * {@link words} as the question wrote them, to name them: a word of several tokens as typed
+   * (`tag.gpgsign`, not `tag gpgsign`: trial 132 F10).
+   */
+  shown: string[];
   commands: HowCommand[];
   /**
    * Entries that matched, before the limit: distinct commands, a command run both here
@@ -329,6 +334,15 @@ export function personRuns(store: Store, terms: string[][], project: string | nu
   return out;
 }
 
+/** A word of several tokens as `typed` wrote it (`tag.gpgsign`), else as the tokens read. */
+function asTyped(word: string, typed: string): string {
+  const toks = word.split(" ");
+  if (toks.length < 2) return word;
+  const esc = toks.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const m = typed.match(new RegExp(esc.join("[^\\p{L}\\p{N}\\s]{1,3}"), "iu"));
+  return m ? m[0] : word;
+}
+
 /**
  * Commands holding every term of `what` as whole tokens ({@link howTerms}), the person's own
  * (`!` shell mode, {@link personRuns}) among them.
@@ -342,8 +356,9 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     ? { long: asked.length - short.length, terms: short.length - terms.length }
     : undefined;
   const words = terms.map((t) => t.map(unmarked).join(" "));
+  const typed = words.map((w) => asTyped(w, what));
   const here = opts.here;
-  const none = { words, commands: [], total: 0, hidden: 0, totalHere: 0 };
+  const none = { words, shown: typed, commands: [], total: 0, hidden: 0, totalHere: 0 };
   if (!terms.length) return { ...none, ...(cut ? { cut } : {}), ...(here ? { here } : {}) };
   const hereIds = new Set(
     here ? Q.sessionIdsOf.all(store, { project: here }).map((r) => Number(r.id)) : [],
@@ -451,6 +466,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   });
   return {
     words,
+    shown: typed,
     commands,
     ...(all.length ? {} : refusedOnly(store, subs, terms)),
     total: all.length,
