@@ -233,13 +233,27 @@ const MIN_REPEAT = 8;
  * @returns the redacted text (the same string when nothing matched).
  * @example redact("key sk-ant-abcdefghijklmnopqrstuv", {}) === "key [redacted:anthropic_key]"
  */
-export function redact(text: string, counts: RedactionCounts, found?: FoundSecrets): string {
+export function redact(
+  text: string,
+  counts: RedactionCounts,
+  found?: FoundSecrets,
+  context = "",
+): string {
   // A marker of an earlier pass (`[redacted:sentry_dsn]`) is no secret and no part of one:
   // shielded while the rules run, so a second pass (an export, a newer rule) changes and
   // counts nothing it already masked.
-  if (!text.includes("[redacted:")) return redactText(text, counts, found);
-  const shielded = text.replace(/\[redacted:([a-z0-9_]+)\]/g, `${SHIELD[0]}$1${SHIELD[1]}`);
-  return redactText(shielded, counts, found).replace(SHIELDED, "[redacted:$1]");
+  if (!text.includes("[redacted:")) return redactText(text, counts, found, true, context);
+  return redactText(shield(text), counts, found, true, context).replace(
+    SHIELDED,
+    "[redacted:$1]",
+  );
+}
+
+/** `text` with each marker of an earlier pass shielded ({@link SHIELD}): no rule matches one. */
+function shield(text: string): string {
+  return text.includes("[redacted:")
+    ? text.replace(/\[redacted:([a-z0-9_]+)\]/g, `${SHIELD[0]}$1${SHIELD[1]}`)
+    : text;
 }
 
 /** Private-use characters around a shielded marker (no rule matches them). */
@@ -251,6 +265,7 @@ function redactText(
   counts: RedactionCounts,
   found?: FoundSecrets,
   entropy = true,
+  context = "",
 ): string {
   const keep = (v: string, kind: string) => {
     const t = v.trim();
@@ -321,7 +336,7 @@ function redactText(
     });
   }
   if (!entropy || out.length < 20) return out;
-  const spans = entropySpans(out);
+  const spans = entropySpans(out, context);
   if (!spans.length) return out;
   let res = "";
   let at = 0;
@@ -367,7 +382,9 @@ export function redactRepeats(
 export function namedIn(text: string, found: FoundSecrets): void {
   if (text.length < 8 || !mayHoldSecret(text)) return;
   const seen: FoundSecrets = new Map();
-  redactText(text, {}, seen, false);
+  // A marker is no value a cue names (trial 137 M1: `AWS_ACCESS_KEY_ID=[redacted:aws_key]`
+  // named the marker, and an export masked it again as `[redacted:assignment]`, counted).
+  redactText(shield(text), {}, seen, false);
   for (const [v, kind] of seen) if (CUED.has(kind) && !found.has(v)) found.set(v, kind);
 }
 

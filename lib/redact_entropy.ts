@@ -105,10 +105,11 @@ function wordsAndNumbers(run: string): boolean {
  * it can be shared), or a public key (`VAPID_PUBLIC_KEY=…`, `publicKey: "…"`, or a
  * Kubernetes `- name: X_PUBLIC_KEY` followed by its `value: …`).
  */
-function publicValue(text: string, s: number): boolean {
+function publicValue(text: string, s: number, context: string): boolean {
   const enc = text.lastIndexOf("ENC[AES256_GCM,", s);
   if (enc >= 0 && s - enc < 400 && text.lastIndexOf("]", s) < enc) return true;
-  const before = text.slice(Math.max(0, s - 120), s);
+  const before = (s < 120 && context ? context.slice(s - 120) : "") +
+    text.slice(Math.max(0, s - 120), s);
   const key = KEY_BEFORE.exec(before)?.[1] ?? "";
   if (PUBLIC_KEY.test(key)) return true;
   return /^value$/i.test(key) && PUBLIC_KEY.test(K8S_NAME.exec(before)?.[1] ?? "");
@@ -169,9 +170,11 @@ function dottedTokenEnd(text: string, s: number, e: number): number {
 
 /**
  * The high-entropy values of `text` (see the module doc), in order. A
- * character loop: it runs over every text written to the index.
+ * character loop: it runs over every text written to the index. `context`: the text that
+ * stood before it where it was cut from a whole (an export's previous line of a diff, its own
+ * node: trial 137 M2), read for what names a value at its start.
  */
-export function entropySpans(text: string): Span[] {
+export function entropySpans(text: string, context = ""): Span[] {
   const out: Span[] = [];
   const runs = longRuns(text);
   for (let k = 0; k < runs.length; k += 2) {
@@ -205,7 +208,7 @@ export function entropySpans(text: string): Span[] {
       len >= 20 && len <= MAX_RUN + 4 &&
       (isAssignmentValue(text, start) || (len >= 28 && aloneOnLine(text, start, end))) &&
       looksRandom(text.slice(start, end)) && !isRequestId(text, start) &&
-      !publicValue(text, start)
+      !publicValue(text, start, context)
     ) {
       out.push({ start, end });
     }

@@ -305,3 +305,44 @@ Deno.test("view --out --force refuses to overwrite files no earlier export wrote
     idx.cleanup();
   }
 });
+
+// Trial 137 M1, M2: an export said "masked 2 more secrets while writing (assignment 2)" of a
+// session the index had masked whole, relabelling `[redacted:aws_key]`; and it masked a
+// Kubernetes public key in a diff (the `- name: X_PUBLIC_KEY` line and its `value:` line are
+// nodes apart there), which the index and `deja show` keep, as the README says.
+Deno.test("view --out masks nothing the index masked again, nor a public key in a diff", async () => {
+  const KEY = "BGpviRcstRBqjCSjDX3rm4yQ8hVvQ2pD0sXb1LkZ9wEt";
+  const old = `        - name: VAPID_PUBLIC_KEY\n          value: "${KEY}"\n        - name: PORT\n`;
+  const idx = await memIndex([{
+    id: "sess-k8s",
+    project: "/home/dev/app",
+    at: AT,
+    events: [
+      ["user", "drop the vapid env from the deployment"],
+      {
+        kind: "tool_call",
+        text: "",
+        tool: {
+          name: "Edit",
+          id: "c1",
+          edits: [{ path: "/home/dev/app/deploy.yaml", old, new: "        - name: PORT\n" }],
+        },
+        time: AT + 60e3,
+      },
+      { kind: "tool_result", text: "ok", result: { callId: "c1" }, time: AT + 61e3 },
+      ["assistant", "curl: (22) 401\nAWS_ACCESS_KEY_ID=[redacted:aws_key]\nDone."],
+    ],
+  }], { DEJA_NO_REFRESH: "1" });
+  try {
+    const out = join(idx.dir, "k8s");
+    const r = await run(idx.env, ["--out", out, "sess-k8s", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const res = JSON.parse(r.out);
+    assertEquals([res.masked, res.redacted], [0, {}]);
+    const html = readFileSync(join(out, "index.html"), "utf8");
+    assertStringIncludes(html, KEY);
+    assertStringIncludes(html, "AWS_ACCESS_KEY_ID=[redacted:aws_key]");
+  } finally {
+    idx.cleanup();
+  }
+});

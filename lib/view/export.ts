@@ -327,9 +327,14 @@ function unesc(text: string): string {
  * Redacts escaped text (unescaped first, so a secret in quotes is seen as it was written),
  * and masks the repeats of `repeats`' values.
  */
-function redactEscaped(text: string, counts: RedactionCounts, repeats: Repeats | null): string {
+function redactEscaped(
+  text: string,
+  counts: RedactionCounts,
+  repeats: Repeats | null,
+  context = "",
+): string {
   const plain = unesc(text);
-  const redacted = redact(plain, counts);
+  const redacted = redact(plain, counts, undefined, context);
   const masked = repeats ? repeats(redacted, counts) : redacted;
   return masked === plain ? text : esc(masked);
 }
@@ -348,8 +353,16 @@ export function rewrite(
   counts: RedactionCounts,
   repeats: Repeats | null = null,
 ): string {
+  // The text before each text node, its own line (a diff's lines are nodes apart: trial 137
+  // M2, a Kubernetes `- name: X_PUBLIC_KEY` line and its `value: …` line), for what names a
+  // value at a node's start.
+  let before = "";
   return html.split(/(<[^>]*>)/).map((part, i) => {
-    if (i % 2 === 0) return redactEscaped(part, counts, repeats);
+    if (i % 2 === 0) {
+      const out = redactEscaped(part, counts, repeats, before);
+      if (part.trim()) before = unesc(part).slice(-120) + "\n";
+      return out;
+    }
     return part.replace(/(\s)([a-zA-Z-]+)="([^"]*)"/g, (_m, sp, name, value) => {
       if (name === "href" || name === "src" || name === "action" || name === "data-base") {
         const target = localTarget(unesc(value), files);
