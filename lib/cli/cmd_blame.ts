@@ -23,7 +23,7 @@ import {
   type BlameSession,
   earlierWords,
   lineWords,
-  shellWords,
+  shellReadWords,
   shownChanges,
 } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
@@ -396,7 +396,7 @@ function sessionLines(
   const counts = [
     s.edits && `${s.edits} edit${s.edits === 1 ? "" : "s"}`,
     s.writes && `${s.writes} write${s.writes === 1 ? "" : "s"}`,
-    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}${shellWords(s.reads, s.shellReads)}`,
+    s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}${shellReadWords(s.reads, s.shellReads)}`,
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed

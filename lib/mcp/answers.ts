@@ -21,7 +21,7 @@ import {
   type BlameSession,
   earlierWords,
   lineWords,
-  shellWords,
+  shellReadWords,
   shownChanges,
 } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
@@ -349,7 +349,7 @@ function blameBlock(store: Store, s: BlameSession, home: string, byLine: boolean
   const counts = [
     s.edits && plural(s.edits, "edit"),
     s.writes && plural(s.writes, "write"),
-    s.reads && plural(s.reads, "read") + shellWords(s.reads, s.shellReads),
+    s.reads && plural(s.reads, "read") + shellReadWords(s.reads, s.shellReads),
     s.failed && `${s.failed} failed`,
   ].filter(Boolean).join(", ") +
     (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");

@@ -246,7 +246,7 @@ export function blameFolder(
  * How many of a session's reads were a shell command's, as CLI and MCP say it: ` (shell)` for
  * all, ` (2 by shell)`, nothing for none.
  */
-export function shellWords(reads: number, shell: number): string {
+export function shellReadWords(reads: number, shell: number): string {
   return !shell ? "" : shell === reads ? " (shell)" : ` (${shell} by shell)`;
 }
 
