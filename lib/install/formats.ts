@@ -4,7 +4,8 @@
  * yaml), so the user's comments, order, indentation, line endings and
  * formatting survive and only the values deja changes are touched (a new
  * JSON file is written with a two-space indent, as Claude Code and Crush
- * write theirs). Every format reads into a plain object
+ * write theirs); deja's TOML changes are spliced in by lines (toml_edit.ts),
+ * toml-patch doing only what that cannot place. Every format reads into a plain object
  * that edits.ts changes; writing computes the difference and applies just it.
  *
  * @module
@@ -20,6 +21,7 @@ import {
 import { jsonErrorAt } from "./json_where.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 import { spliceYaml } from "./yaml_edit.ts";
+import { spliceToml } from "./toml_edit.ts";
 
 /**
  * A config file format deja can edit. `jsonc`: JSON with comments and
@@ -409,7 +411,8 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       return out;
     }
     case "toml":
-      return fresh ? tomlStringify(next) : tomlEdit(text, before, next);
+      return (fresh ? splicedToml(text, before, next) : undefined) ??
+        (fresh ? tomlStringify(next) : tomlEdit(text, before, next));
     case "yaml": {
       if (fresh) return YAML.stringify(next);
       const changes = diff(before, next);
@@ -432,8 +435,23 @@ function firstEol(text: string): "\n" | "\r\n" {
 }
 
 /**
- * The TOML `text` (parsing to `before`) edited to hold `next` with toml-patch, and what it
- * cannot do done beside it:
+ * The TOML `text` (parsing to `before`) with deja's changes spliced in by lines (toml_edit.ts),
+ * when that can be done and reads back as `next`; undefined otherwise.
+ */
+function splicedToml(text: string, before: Obj, next: Obj): string | undefined {
+  try {
+    const out = spliceToml(text, diff(before, next), before, next, firstEol(text));
+    if (out === undefined) return undefined;
+    return same(canonical(tomlParse(out)), canonical(next)) ? out : undefined;
+  } catch {
+    return undefined; // a value JSON cannot compare (a bigint): toml-patch's way
+  }
+}
+
+/**
+ * The TOML `text` (parsing to `before`) edited to hold `next`: deja's own lines spliced in or out
+ * ({@link splicedToml}) where they can be, else with toml-patch, and what it cannot do done
+ * beside it:
  * - A top-level array of tables `text` lacks (Kimi Code's `[[hooks]]`) is appended as
  *   `[[key]]` tables after everything the file holds: toml-patch 3.3.0 throws "Node not found
  *   at hooks" adding one to any text that is not empty (trial 117 F1).
@@ -445,6 +463,8 @@ function firstEol(text: string): "\n" | "\r\n" {
 function tomlEdit(text: string, before: Obj, next: Obj): string {
   const mixed = /\r\n/.test(text) && /(^|[^\r])\n/.test(text);
   const src = mixed ? text.replaceAll("\r\n", "\n") : text;
+  const spliced = splicedToml(src, before, next);
+  if (spliced !== undefined) return mixed ? keepLineEnds(text, spliced) : spliced;
   const tables = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isObj);
   const added = Object.keys(next).filter((k) => !(k in before) && tables(next[k]));
   const rest = Object.fromEntries(Object.entries(next).filter(([k]) => !added.includes(k)));

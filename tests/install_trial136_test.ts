@@ -1,0 +1,132 @@
+/**
+ * Trial 136: `deja uninstall` gives back the user's config byte for byte apart from deja's own
+ * lines: no comment of the user's above deja's entry goes with it (also when the file was
+ * replaced by hand between installs), no inline comment of the user's is re-aligned, deja's
+ * Codex entry is a table of its own at the end that no table the user adds can take in, and the
+ * backup of a symlinked config is kept beside the link, not beside its target.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { read, t, world, write } from "./_install_world.ts";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
+import { parseConfig } from "../lib/install/formats.ts";
+
+type Obj = Record<string, unknown>;
+
+const install = (w: ReturnType<typeof world>, name: string) => {
+  const r = installTargets(w.env, w.self, [t(name)]);
+  assert(!r.aborted, JSON.stringify(r.outcomes));
+  return r;
+};
+
+/** `text` without deja's `[mcp_servers.deja]` table and the blank line before it. */
+const withoutDeja = (text: string) =>
+  text.replace(/\n?\[mcp_servers\.deja\]\ncommand = [^\n]*\nargs = \["mcp"\]\n/, "");
+
+Deno.test("codex F1: a config replaced by hand between installs comes back whole, comments and all", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\n\n[mcp_servers]\n\n[mcp_servers.github]\ncommand = "npx"\n');
+    install(w, "codex");
+    // The user puts back another file (deja's entry gone, deja's backup of the first one left).
+    const mine = 'model = "o3"\n# c\n# d\n[mcp_servers.gh]\ncommand = "x"\n';
+    write(path, mine);
+    install(w, "codex");
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Obj };
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F2: comment lines the user wrote above deja's entry stay when uninstall takes it", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\n\n[mcp_servers.gh]\ncommand = "x"\n');
+    install(w, "codex");
+    const edited = read(path).replace(
+      "[mcp_servers.deja]",
+      "# history search for my agents (added by me)\n# see https://example.com/deja\n" +
+        "[mcp_servers.deja]",
+    );
+    write(path, edited);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(
+      read(path),
+      'model = "o3"\n\n[mcp_servers.gh]\ncommand = "x"\n\n' +
+        "# history search for my agents (added by me)\n# see https://example.com/deja\n",
+    );
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F2: an older deja's one-line entry goes alone; comments above and on it stay", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const line = `mcp_servers.deja = { command = "${launcherPath(w.env)}", args = [ "mcp" ] }`;
+    const text = (entry: string) =>
+      `model = "o3"   # mine\n# deja: history search (my note)\n${entry}\n\n` +
+      `[mcp_servers.gh]\ncommand = "x"\n`;
+    write(path, text(`${line}  # kept by me`));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), text("# kept by me"));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F3: the user's inline comments keep their spaces through install and uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const original = 'model = "gpt-5-codex"   # the default model\n' +
+      'approval_policy = "on-request"  # asked each time\n\n[features]\nweb_search_request = true\n';
+    write(path, original);
+    install(w, "codex");
+    const after = read(path);
+    assert(after.startsWith(original), after);
+    // The user adds an inline comment after install: uninstall leaves every other byte.
+    const edited = after.replace("web_search_request = true", "web_search_request = true # on");
+    write(path, edited);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), withoutDeja(edited));
+    assertEquals(read(path), original.replace("= true", "= true # on"));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F4: deja's entry is its own table, which a table the user adds above cannot take in", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(
+      path,
+      'model = "o3"\napproval_policy = "on-request"\n\n[mcp_servers.gh]\ncommand = "x"\n',
+    );
+    install(w, "codex");
+    write(
+      path,
+      read(path).replace(
+        'approval_policy = "on-request"\n',
+        'approval_policy = "on-request"\n[mcp_servers.later]\ncommand = "foo"\n',
+      ),
+    );
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Obj };
+    assertEquals(v.mcp_servers.later, { command: "foo" });
+    assertEquals(v.mcp_servers.gh, { command: "x" });
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    assertEquals(targetStatus(w.env, t("codex")).state, "wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
