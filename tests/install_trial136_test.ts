@@ -130,3 +130,25 @@ Deno.test("codex F4: deja's entry is its own table, which a table the user adds 
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("codex F4: an older deja's line a table took in is moved by install, removed by uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const mine = 'model = "o3"\n[mcp_servers.later]\ncommand = "foo"\n';
+    const stray = `mcp_servers.deja = { command = "${launcherPath(w.env)}", args = [ "mcp" ] }\n`;
+    write(path, mine + stray + '\n[profiles.fast]\nmodel = "m"\n');
+    install(w, "codex");
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Record<string, Obj> };
+    assertEquals(v.mcp_servers.later, { command: "foo" }, "the stray copy went");
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine + '\n[profiles.fast]\nmodel = "m"\n');
+    // Uninstall alone takes a stray too.
+    write(path, mine + stray);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

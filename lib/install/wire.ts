@@ -49,6 +49,7 @@ import {
   removeHooks,
   removeListItem,
   removeMcp,
+  removeStrayMcp,
   runsLauncher,
   serverProgram,
   setBase,
@@ -62,7 +63,13 @@ import {
 import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
-import { type ConfigFormat, EditCheckError, oneLineReason, renderChecked } from "./formats.ts";
+import {
+  type ConfigFormat,
+  EditCheckError,
+  formatOf,
+  oneLineReason,
+  renderChecked,
+} from "./formats.ts";
 import { allListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -351,13 +358,17 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   if (mcp && !hooksOnly) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
     const path = mcpFile(ctx.env, mcp);
+    // TOML: deja's entry a table took in (an older deja's dotted key) goes first.
+    const strays = (o: Obj) =>
+      (mcp.format ?? formatOf(path)) === "toml" &&
+      removeStrayMcp(o, mcp.key, entry, ctx.launcher);
     out.push({
       kind: "mcp",
       path,
       format: mcp.format,
       apply: install
-        ? (o) => installMcp(ctx, path, mcp.key, entry, o)
-        : (o) => uninstallMcp(ctx, path, mcp.key, entry, o, ref.harness.facts.target),
+        ? (o) => (strays(o), installMcp(ctx, path, mcp.key, entry, o))
+        : (o) => (strays(o), uninstallMcp(ctx, path, mcp.key, entry, o, ref.harness.facts.target)),
     });
   }
   const read = f.read;
