@@ -152,3 +152,47 @@ Deno.test("codex F4: an older deja's line a table took in is moved by install, r
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("opencode F2: a comment the user wrote above deja's JSONC entry stays when it goes", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".config", "opencode", "opencode.jsonc");
+    const original = `{
+  // my config
+  "mcp": {
+    "other": { "type": "remote", "url": "http://127.0.0.1:9" }
+  }
+}
+`;
+    write(path, original);
+    install(w, "opencode");
+    const note = "    // deja: memory across sessions (my note)\n";
+    const edited = read(path).replace(/^ {4}"deja": \{/m, (m) => note + m);
+    assert(edited.includes(note), edited);
+    write(path, edited);
+    uninstallTargets(w.env, [t("opencode")]);
+    assertEquals(read(path), original.replace('9" }\n', '9" }\n' + note));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gemini F2: comments above and inside deja's entry stay; the JSON still parses", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    write(path, `{\n  "mcpServers": {\n    "gh": { "command": "gh" }\n  }\n}\n`);
+    install(w, "gemini");
+    const edited = read(path).replace(/^( {4})"deja": \{/m, '$1// mine\n$1"deja": { // on it');
+    write(path, edited);
+    uninstallTargets(w.env, [t("gemini")]);
+    const after = read(path);
+    assertEquals(
+      after,
+      `{\n  "mcpServers": {\n    "gh": { "command": "gh" }\n    // mine\n    // on it\n  }\n}\n`,
+    );
+    assertEquals(parseConfig(after, "json-comments"), { mcpServers: { gh: { command: "gh" } } });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -237,8 +237,9 @@ function jsonEdit(
   fo: jsonc.FormattingOptions,
   trailingCommas = true,
 ): string {
-  const edits =
-    (c.value === undefined
+  const removal = c.value === undefined;
+  let edits =
+    (removal
       ? itemRemoval(text, c.path) ?? propertyRemoval(text, c.path, trailingCommas)
       : undefined) ??
       besideComment(
@@ -246,6 +247,7 @@ function jsonEdit(
         jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true }),
         fo,
       );
+  if (removal) edits = edits.map((e) => keepComments(text, e, fo.eol ?? "\n"));
   let out = text;
   // In order, each at its offset moved by what the ones before it changed: a comma
   // besideComment adds is in place before the property after it is formatted.
@@ -254,7 +256,7 @@ function jsonEdit(
     const e = { ...edit, offset: edit.offset + shift };
     const was = out.length;
     out = jsonc.applyEdits(out, [e]);
-    if (e.content && e.content !== ",") {
+    if (!removal && e.content && e.content !== ",") {
       let begin = e.offset;
       let end = e.offset + e.content.length;
       if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
@@ -265,6 +267,47 @@ function jsonEdit(
     shift += out.length - was;
   }
   return out;
+}
+
+/**
+ * Removal edit `e` with the comments in the text it takes put back in its place, each on a line of
+ * its own where it stood on one: the user's words above, beside or inside deja's entry stay when
+ * the entry goes (trial 136 F2: `// deja: memory across sessions (my note)` above opencode's
+ * `"deja": {` went with it; jsonc-parser removes from the end of the entry before).
+ */
+function keepComments(text: string, e: jsonc.Edit, eol: string): jsonc.Edit {
+  if (e.content !== "" || e.length === 0) return e;
+  const end = e.offset + e.length;
+  const found: Array<{ at: number; n: number }> = [];
+  jsonc.visit(text, {
+    onComment: (at, n) => void (at >= e.offset && at + n <= end && found.push({ at, n })),
+  }, { allowTrailingComma: true, disallowComments: false });
+  if (!found.length) return e;
+  const lineStart = (at: number) => text.lastIndexOf("\n", at - 1) + 1;
+  const pad = (at: number) => /^[ \t]*/.exec(text.slice(lineStart(at)))![0];
+  let content = "";
+  let lineComment = false;
+  for (const { at, n } of found) {
+    // On a line of its own where it stood so, or where the comment before it runs to the line's end.
+    const own = lineComment || text.slice(lineStart(at), at).trim() === "";
+    content += (own ? eol + pad(at) : " ") + text.slice(at, at + n);
+    lineComment = text.startsWith("//", at);
+  }
+  // Put where a line held only its indent (an entry's own start): the first comment goes there.
+  const before = text.slice(lineStart(e.offset), e.offset);
+  if (before.trim() === "" && content.startsWith(eol)) {
+    content = content.slice(eol.length).replace(/^[ \t]*/, "");
+  }
+  // What follows goes on a line of its own after a `//` comment (or after a comment put at an
+  // entry's start), in the indent of the line it was on.
+  const last = found[found.length - 1];
+  const rest = text.slice(end);
+  if (
+    (text.startsWith("//", last.at) || before.trim() === "") && !/^[ \t]*(\r?\n|$)/.test(rest)
+  ) {
+    content += eol + (before.trim() === "" ? before : pad(end));
+  }
+  return { ...e, content };
 }
 
 /** A comment that ends its line: `// …`, or `/* … *\/` on one line. */
