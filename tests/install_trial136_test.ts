@@ -7,8 +7,16 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { read, t, world, write } from "./_install_world.ts";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { launcherPath } from "../lib/install/launcher.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
@@ -192,6 +200,38 @@ Deno.test("gemini F2: comments above and inside deja's entry stay; the JSON stil
       `{\n  "mcpServers": {\n    "gh": { "command": "gh" }\n    // mine\n    // on it\n  }\n}\n`,
     );
     assertEquals(parseConfig(after, "json-comments"), { mcpServers: { gh: { command: "gh" } } });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F5: the backup of a symlinked config is kept beside the link, not in the link's target's directory", () => {
+  const w = world();
+  try {
+    const dots = join(w.root, "dotfiles");
+    const real = join(dots, "codex.toml");
+    const link = join(w.home, ".codex", "config.toml");
+    const original =
+      '# mine\nmodel = "o3"\n\n[mcp_servers.gh]\ncommand = "gh"\nenv = { T = "ghp_x" }\n';
+    write(real, original);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(real, link);
+    const r = install(w, "codex");
+    assertEquals(r.outcomes.flatMap((o) => o.backups ?? []), [`${link}.deja.bak`]);
+    assertEquals(read(`${link}.deja.bak`), original);
+    assertEquals(readdirSync(dots), ["codex.toml"], "nothing of deja's beside the target");
+    assert(lstatSync(link).isSymbolicLink());
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(real), original);
+    assert(lstatSync(link).isSymbolicLink());
+    assert(!existsSync(`${link}.deja.bak`));
+    // A backup an older deja kept beside the target still goes back, and goes.
+    install(w, "codex");
+    renameSync(`${link}.deja.bak`, `${real}.deja.bak`);
+    write(real, read(real).replace('"o3"', '"o3"   # aligned by an old deja'));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(real), original.replace('"o3"', '"o3"   # aligned by an old deja'));
+    assertEquals(readdirSync(dots), ["codex.toml"]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ import type { TargetRef } from "./facts.ts";
 import { mcpFile, wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
 import {
+  foundBackup,
   keepingMadeDirs,
   realTarget,
   removeFile,
@@ -472,8 +473,8 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
   for (const c of outcomes.flatMap((o) => o.changes)) {
     if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
-    const bak = `${real}.deja.bak`;
-    if (!existsSync(bak)) continue;
+    const bak = foundBackup(c.path);
+    if (!bak) continue;
     const now = existsSync(real) ? readFileSync(real, "utf8") : undefined;
     if (now !== undefined && heldByDeja(env, real, now)) continue; // deja is still wired there
     // An entry of deja's the user edited, kept, still runs the launcher there: the backup
@@ -485,7 +486,7 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
       !mine &&
       (now === undefined || (sameData(real, now, original) && noneLost(real, now, original)))
     ) {
-      writeIfChanged(real, original);
+      writeIfChanged(real, original, 0o600, false); // the backup itself: no backup of deja's edit
     }
     rmSync(bak, { force: true });
   }

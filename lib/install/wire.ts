@@ -25,8 +25,10 @@ import type { Env } from "../../core/model.ts";
 import { mcpFile, type OwnedFile, type TargetRef, wirables } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import {
+  backupPath,
   BrokenConfig,
   type FileAction,
+  foundBackup,
   type JsonDoc,
   readJsonDoc,
   realTarget,
@@ -579,8 +581,7 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     }
     // deja keeps one backup, the first; a later forced write over the user's next edit keeps
     // that edit beside it (trial 61: a second --force lost it, said "updated").
-    const bak = `${realTarget(path)}.deja.bak`;
-    const keepAs = there && (edited || !mine) && existsSync(bak)
+    const keepAs = there && (edited || !mine) && foundBackup(path)
       ? freeName(
         `${realTarget(path)}.edited-${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}`,
       )
@@ -734,7 +735,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const backups: string[] = [];
   for (const [path, d] of docs) {
     const changes = JSON.stringify(d.doc.value) !== JSON.stringify(d.next);
-    const bak = `${d.doc.real}.deja.bak`;
+    const bak = foundBackup(path) ?? backupPath(path);
     const had = existsSync(bak);
     const backup = changes && !holdsDeja(ctx.env, path, d.doc.value);
     if (ctx.dryRun) {
@@ -800,7 +801,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
         c.note = `your edited copy kept as ${tilde(step.keepAs, ctx.env.home)}`;
       } else if (step.backup && !ctx.dryRun && existsSync(realTarget(path))) {
         c.note = `the file before it kept as ${
-          tilde(`${realTarget(path)}.deja.bak`, ctx.env.home)
+          tilde(foundBackup(path) ?? backupPath(path), ctx.env.home)
         }`;
       }
       c.action = writeIfChanged(path, step.text, 0o600, step.backup, ctx.dryRun);
