@@ -5,7 +5,9 @@
  * Codex entry is a table of its own at the end that no table the user adds can take in, and the
  * backup of a symlinked config is kept beside the link, not beside its target.
  */
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { testEnv } from "./_fixture.ts";
+import { wireJson, wireText } from "../lib/cli/_wire.ts";
 import { read, t, world, write } from "./_install_world.ts";
 import {
   existsSync,
@@ -232,6 +234,32 @@ Deno.test("codex F5: the backup of a symlinked config is kept beside the link, n
     uninstallTargets(w.env, [t("codex")]);
     assertEquals(read(real), original.replace('"o3"', '"o3"   # aligned by an old deja'));
     assertEquals(readdirSync(dots), ["codex.toml"]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("claude-code F6: uninstall under another CLAUDE_CONFIG_DIR that finds nothing names where deja's entry is", () => {
+  const w = world();
+  try {
+    write(join(w.home, ".claude.json"), '{"mcpServers": {"github": {"command": "gh"}}}\n');
+    install(w, "claude-code");
+    install(w, "codex"); // the launcher stays in use: no launcher line says where
+    const other = testEnv(w.home, {
+      DEJA_HOME: w.env.get("DEJA_HOME")!,
+      CLAUDE_CONFIG_DIR: join(w.root, "ccd2"),
+    });
+    const r = uninstallTargets(other, [t("claude-code")]);
+    assertEquals(r.wiredElsewhere, [join(w.home, ".claude.json")]);
+    const text = wireText(r, { isTTY: false, env: other }, false);
+    assertStringIncludes(text, "unchanged: nothing of deja's was there\n");
+    assertStringIncludes(
+      text,
+      "deja's entries are in ~/.claude.json, which deja wired under other",
+    );
+    assertEquals(wireJson(r).wired_elsewhere, [join(w.home, ".claude.json")]);
+    // Under the settings it was wired with, nothing is said of elsewhere.
+    assertEquals(uninstallTargets(w.env, [t("claude-code")]).wiredElsewhere, undefined);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
