@@ -264,3 +264,40 @@ Deno.test("claude-code F6: uninstall under another CLAUDE_CONFIG_DIR that finds 
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("gemini F7: install says which retired hooks it took out; doctor names retired ones a deja of yours runs", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    const item = (prog: string, sub: string) => ({
+      type: "command",
+      command: `${prog} ${sub} --harness gemini`,
+      timeout: 10000,
+    });
+    const L = launcherPath(w.env);
+    write(
+      path,
+      JSON.stringify({
+        hooksConfig: { enabled: true },
+        hooks: {
+          BeforeTool: [{ matcher: "run_shell_command", hooks: [item(L, "hook-tool")] }],
+          PreCompress: [{ hooks: [item("deja", "hook-precompact")] }],
+        },
+      }) + "\n",
+    );
+    const warn = () =>
+      targetStatus(w.env, t("gemini-auto")).parts.find((p) => p.kind === "hooks")?.warning ?? "";
+    assertStringIncludes(warn(), "deja no longer wires BeforeTool hook-tool");
+    assertStringIncludes(warn(), "hooks of yours run PreCompress hook-precompact");
+    const r = install(w, "gemini-auto");
+    const hooks = r.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+    assertEquals(hooks?.action, "updated");
+    assertStringIncludes(hooks?.note ?? "", "took out deja's BeforeTool hook-tool hook");
+    // The user's own `deja hook-precompact` stays theirs, and doctor still says so.
+    assertStringIncludes(read(path), '"deja hook-precompact --harness gemini"');
+    assertEquals(warn().includes("BeforeTool"), false);
+    assertStringIncludes(warn(), "hooks of yours run PreCompress hook-precompact");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

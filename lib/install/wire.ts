@@ -272,20 +272,30 @@ function uninstallHooks(
 
 /**
  * Takes deja's entries of the hooks it no longer wires (`auto.retired`) out of
- * `o`, and the event lists that leaves empty; the user's entries stay.
+ * `o`, and the event lists that leaves empty; the user's entries stay. Returns the ones taken.
  */
 function dropRetired(
   o: Obj,
   style: string,
   retired: readonly RetiredHook[],
   launcher: string,
-): void {
-  if (!retired.length) return;
+): RetiredHook[] {
   const before = structuredClone(o);
-  const n = style === "list"
-    ? removeListHooks(o, retired, launcher)
-    : removeHooks(o, style as "flat" | "nested", retired, launcher);
-  if (n) pruneEmptied(before, o);
+  const gone = retired.filter((r) =>
+    (style === "list"
+      ? removeListHooks(o, [r], launcher)
+      : removeHooks(o, style as "flat" | "nested", [r], launcher)) > 0
+  );
+  if (gone.length) pruneEmptied(before, o);
+  return gone;
+}
+
+/** What install says of the entries of retired hooks it took out (trial 136 F7: only "updated"). */
+function retiredNote(gone: readonly RetiredHook[]): string | undefined {
+  if (!gone.length) return undefined;
+  const what = gone.map((r) => `${r.event} ${r.args[0]}`).join(", ");
+  return `took out deja's ${what} ${gone.length === 1 ? "hook" : "hooks"}, which deja no ` +
+    "longer wires";
 }
 
 /** The note of the user's hooks that run deja's commands, kept by install. */
@@ -403,7 +413,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const kept = hooks.style === "list"
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
             : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
-          dropRetired(o, hooks.style, retired, ctx.launcher);
+          const gone = retiredNote(dropRetired(o, hooks.style, retired, ctx.launcher));
           // A switch the hooks need, set where the file lacked it, is said (trials 38, 40, 41:
           // Gemini's `hooksConfig.enabled`, which turns on the user's own hooks there too).
           const set = setBase(o, hooks.base);
@@ -414,16 +424,15 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           // One above what the harness accepts was set back to deja's (trial 121 M3).
           const refused = timeouts.filter((t) => t.refused !== undefined);
           const reset = refused.length ? refusedNote(refused, hooks.timeout_unit) : undefined;
-          const said = [timed, reset].filter(Boolean).join("; ");
+          const said = [timed, reset, gone].filter(Boolean).join("; ");
           if (kept) return said ? { kept: `${KEPT_HOOKS}; ${said}` } : kept;
           if (timed) return { kept: said };
-          if (reset) return { note: reset };
-          return set.length
-            ? {
-              note: `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
-                "file too; uninstall takes it back",
-            }
+          const base = set.length
+            ? `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
+              "file too; uninstall takes it back"
             : undefined;
+          const note = [reset, gone, base].filter(Boolean).join("; ");
+          return note ? { note } : undefined;
         }
         : (o) => {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
