@@ -101,6 +101,7 @@ export function wireJson(r: WireReport): Record<string, unknown> {
       ...(keptFor ? { kept_for: keptFor } : {}),
       ...(keptElsewhere ? { kept_elsewhere: true } : {}),
     },
+    ...(r.wiredElsewhere ? { wired_elsewhere: r.wiredElsewhere } : {}),
     targets: r.outcomes.map((o) => ({
       target: o.target,
       harness: o.harness,
@@ -183,6 +184,13 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       lines.push("unchanged: everything was already in place");
     } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
       lines.push("unchanged: nothing of deja's was there");
+      const there = (r.wiredElsewhere ?? []).map((f) => tilde(f, home));
+      if (there.length) {
+        lines.push(
+          `deja's entries are in ${there.join(", ")}, which deja wired under other settings ` +
+            "(such as CLAUDE_CONFIG_DIR): uninstall again with them set",
+        );
+      }
     } else if (bare.length) {
       lines.push(c.dim(`absent: nothing of deja's in ${plural(bare.length, "other target")}`));
     }

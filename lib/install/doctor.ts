@@ -579,14 +579,29 @@ function retiredLeft(
   retired: readonly RetiredHook[],
   target: string,
 ): string | undefined {
-  const left = retired.filter((r) =>
+  const found = (r: RetiredHook) =>
     (style === "list" ? findListHooks(o, r.event) : findHooks(o, r.event, style))
-      .some((h) => hookByDeja(h.command, [r]))
-  );
-  if (!left.length) return undefined;
-  const what = left.map((r) => `${r.event} ${r.args[0]}`).join(", ");
-  return `deja no longer wires ${what} (the harness never showed their text to the model); ` +
-    `\`deja install ${target}\` takes them out`;
+      .map((h) => h.command);
+  const left = retired.filter((r) => found(r).some((c) => hookByDeja(c, [r])));
+  // The same commands run by a `deja` the user named (`deja hook-tool --harness gemini`, an old
+  // path): theirs, so kept by install, but said too (trial 136 F7: no word of them).
+  const runs = (c: unknown, r: RetiredHook) => {
+    const call = dejaCall(c);
+    return call !== undefined && JSON.stringify(call.args) === JSON.stringify(r.args);
+  };
+  const yours = retired.filter((r) => found(r).some((c) => !hookByDeja(c, [r]) && runs(c, r)));
+  if (!left.length && !yours.length) return undefined;
+  const what = (l: RetiredHook[]) => l.map((r) => `${r.event} ${r.args[0]}`).join(", ");
+  return [
+    left.length
+      ? `deja no longer wires ${what(left)} (the harness never showed their text to the ` +
+        `model); \`deja install ${target}\` takes them out`
+      : undefined,
+    yours.length
+      ? `hooks of yours run ${what(yours)}, which deja no longer wires (the harness never ` +
+        "showed their text to the model): take them out yourself"
+      : undefined,
+  ].filter(Boolean).join("; ");
 }
 
 /**

@@ -284,6 +284,31 @@ export function removeMcp(o: Obj, key: string[], want: Obj, launcher?: string): 
 }
 
 /**
+ * Removes deja's MCP entries at `key` below another table of a TOML config: an older deja wrote
+ * its Codex entry as a dotted key (`mcp_servers.deja = {…}`) among the top-level keys, and a
+ * table the user put above it took it in (trial 136 F4: `[mcp_servers.later]` held
+ * `mcp_servers.later.mcp_servers.deja`, which install duplicated and uninstall left). Only an
+ * entry exactly as deja writes it goes, and the container its dotted key made when that leaves
+ * it empty. Returns how many went.
+ */
+export function removeStrayMcp(o: Obj, key: string[], want: Obj, launcher?: string): number {
+  let n = 0;
+  const visit = (t: Obj, depth: number) => {
+    for (const v of Object.values(t)) {
+      if (!isObj(v)) continue;
+      if (removeMcp(v, key, want, launcher)) {
+        n++;
+        const head = v[key[0]];
+        if (key.length > 1 && isObj(head) && !Object.keys(head).length) delete v[key[0]];
+      }
+      if (depth < 4) visit(v, depth + 1);
+    }
+  };
+  visit(o, 1);
+  return n;
+}
+
+/**
  * Sets the value at `key` (an `-auto` grant, OpenClaw's
  * `plugins.entries.deja.hooks.allowConversationAccess`) when it is missing.
  *

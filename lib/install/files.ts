@@ -257,7 +257,7 @@ export function saveJsonDoc(
     return "removed";
   }
   const text = renderChecked(doc.format, doc.text, doc.value, next);
-  return writeAtomic(doc.real, (doc.bom ? BOM : "") + text, 0o600, backup);
+  return writeAtomic(doc.real, (doc.bom ? BOM : "") + text, 0o600, backup, doc.path);
 }
 
 /**
@@ -282,23 +282,53 @@ export function writeIfChanged(
   }
   // A dry run says what the write would do, and writes nothing (`deja install --dry-run`).
   if (dryRun) return there ? "updated" : "created";
-  return writeAtomic(real, text, mode, backup);
+  return writeAtomic(real, text, mode, backup, path);
 }
 
-/** Keeps one copy of a file's bytes as `<file>.deja.bak` (0600) before deja first changes it. */
+/**
+ * Where deja keeps the backup of the config at `path` (as configured): `<path>.deja.bak`, beside
+ * a symlink itself, not beside the file it links to (trial 136 F5: the copy, tokens and all, was
+ * an untracked file in the user's dotfiles repository).
+ */
+export function backupPath(path: string): string {
+  return `${path}.deja.bak`;
+}
+
+/**
+ * The backup of the config at `path` there is: beside it (a link: beside the link), or beside a
+ * link's target, where an older deja kept it; undefined when there is none.
+ */
+export function foundBackup(path: string): string | undefined {
+  const real = realTarget(path);
+  return [backupPath(path), backupPath(real)].find((b) => existsSync(b));
+}
+
+/**
+ * Keeps one copy of a file's bytes as its backup ({@link backupPath}, 0600) before deja first
+ * changes it. `path` is the file as configured (a symlink is copied through, the copy kept beside
+ * the link).
+ */
 export function backupOnce(path: string): void {
-  const bak = `${path}.deja.bak`;
-  if (!existsSync(path) || existsSync(bak)) return;
-  copyFileSync(path, bak);
+  const real = realTarget(path);
+  if (!existsSync(real) || foundBackup(path)) return;
+  const bak = backupPath(path);
+  copyFileSync(real, bak);
   chmodSync(bak, 0o600);
-  keepOwner(bak, statSync(path));
+  keepOwner(bak, statSync(real));
 }
 
-function writeAtomic(path: string, text: string, newMode = 0o600, backup = true): FileAction {
+/** Writes `text` at `path` (a link's target); `configured`, the path as configured, is backed up. */
+function writeAtomic(
+  path: string,
+  text: string,
+  newMode = 0o600,
+  backup = true,
+  configured = path,
+): FileAction {
   const existed = existsSync(path);
   const was = existed ? statSync(path) : undefined;
   const mode = was ? was.mode & 0o7777 : newMode;
-  if (existed && backup) backupOnce(path);
+  if (existed && backup) backupOnce(configured);
   makeDirs(dirname(path));
   const tmp = join(
     dirname(path),
@@ -342,8 +372,8 @@ function writeAtomic(path: string, text: string, newMode = 0o600, backup = true)
 export function removeFile(path: string, dir?: string): FileAction {
   const real = realTarget(path);
   if (!existsSync(real)) return "absent";
-  const bak = `${real}.deja.bak`;
-  if (existsSync(bak)) {
+  const bak = foundBackup(path);
+  if (bak) {
     // The file that was there before deja's, put back (trial 61: said "removed").
     renameSync(bak, real);
     return "restored";

@@ -4,7 +4,8 @@
  * yaml), so the user's comments, order, indentation, line endings and
  * formatting survive and only the values deja changes are touched (a new
  * JSON file is written with a two-space indent, as Claude Code and Crush
- * write theirs). Every format reads into a plain object
+ * write theirs); deja's TOML changes are spliced in by lines (toml_edit.ts),
+ * toml-patch doing only what that cannot place. Every format reads into a plain object
  * that edits.ts changes; writing computes the difference and applies just it.
  *
  * @module
@@ -20,6 +21,7 @@ import {
 import { jsonErrorAt } from "./json_where.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 import { spliceYaml } from "./yaml_edit.ts";
+import { spliceToml } from "./toml_edit.ts";
 
 /**
  * A config file format deja can edit. `jsonc`: JSON with comments and
@@ -235,8 +237,9 @@ function jsonEdit(
   fo: jsonc.FormattingOptions,
   trailingCommas = true,
 ): string {
-  const edits =
-    (c.value === undefined
+  const removal = c.value === undefined;
+  let edits =
+    (removal
       ? itemRemoval(text, c.path) ?? propertyRemoval(text, c.path, trailingCommas)
       : undefined) ??
       besideComment(
@@ -244,6 +247,7 @@ function jsonEdit(
         jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true }),
         fo,
       );
+  if (removal) edits = edits.map((e) => keepComments(text, e, fo.eol ?? "\n"));
   let out = text;
   // In order, each at its offset moved by what the ones before it changed: a comma
   // besideComment adds is in place before the property after it is formatted.
@@ -252,7 +256,7 @@ function jsonEdit(
     const e = { ...edit, offset: edit.offset + shift };
     const was = out.length;
     out = jsonc.applyEdits(out, [e]);
-    if (e.content && e.content !== ",") {
+    if (!removal && e.content && e.content !== ",") {
       let begin = e.offset;
       let end = e.offset + e.content.length;
       if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
@@ -263,6 +267,47 @@ function jsonEdit(
     shift += out.length - was;
   }
   return out;
+}
+
+/**
+ * Removal edit `e` with the comments in the text it takes put back in its place, each on a line of
+ * its own where it stood on one: the user's words above, beside or inside deja's entry stay when
+ * the entry goes (trial 136 F2: `// deja: memory across sessions (my note)` above opencode's
+ * `"deja": {` went with it; jsonc-parser removes from the end of the entry before).
+ */
+function keepComments(text: string, e: jsonc.Edit, eol: string): jsonc.Edit {
+  if (e.content !== "" || e.length === 0) return e;
+  const end = e.offset + e.length;
+  const found: Array<{ at: number; n: number }> = [];
+  jsonc.visit(text, {
+    onComment: (at, n) => void (at >= e.offset && at + n <= end && found.push({ at, n })),
+  }, { allowTrailingComma: true, disallowComments: false });
+  if (!found.length) return e;
+  const lineStart = (at: number) => text.lastIndexOf("\n", at - 1) + 1;
+  const pad = (at: number) => /^[ \t]*/.exec(text.slice(lineStart(at)))![0];
+  let content = "";
+  let lineComment = false;
+  for (const { at, n } of found) {
+    // On a line of its own where it stood so, or where the comment before it runs to the line's end.
+    const own = lineComment || text.slice(lineStart(at), at).trim() === "";
+    content += (own ? eol + pad(at) : " ") + text.slice(at, at + n);
+    lineComment = text.startsWith("//", at);
+  }
+  // Put where a line held only its indent (an entry's own start): the first comment goes there.
+  const before = text.slice(lineStart(e.offset), e.offset);
+  if (before.trim() === "" && content.startsWith(eol)) {
+    content = content.slice(eol.length).replace(/^[ \t]*/, "");
+  }
+  // What follows goes on a line of its own after a `//` comment (or after a comment put at an
+  // entry's start), in the indent of the line it was on.
+  const last = found[found.length - 1];
+  const rest = text.slice(end);
+  if (
+    (text.startsWith("//", last.at) || before.trim() === "") && !/^[ \t]*(\r?\n|$)/.test(rest)
+  ) {
+    content += eol + (before.trim() === "" ? before : pad(end));
+  }
+  return { ...e, content };
 }
 
 /** A comment that ends its line: `// …`, or `/* … *\/` on one line. */
@@ -409,7 +454,8 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       return out;
     }
     case "toml":
-      return fresh ? tomlStringify(next) : tomlEdit(text, before, next);
+      return (fresh ? splicedToml(text, before, next) : undefined) ??
+        (fresh ? tomlStringify(next) : tomlEdit(text, before, next));
     case "yaml": {
       if (fresh) return YAML.stringify(next);
       const changes = diff(before, next);
@@ -432,8 +478,23 @@ function firstEol(text: string): "\n" | "\r\n" {
 }
 
 /**
- * The TOML `text` (parsing to `before`) edited to hold `next` with toml-patch, and what it
- * cannot do done beside it:
+ * The TOML `text` (parsing to `before`) with deja's changes spliced in by lines (toml_edit.ts),
+ * when that can be done and reads back as `next`; undefined otherwise.
+ */
+function splicedToml(text: string, before: Obj, next: Obj): string | undefined {
+  try {
+    const out = spliceToml(text, diff(before, next), before, next, firstEol(text));
+    if (out === undefined) return undefined;
+    return same(canonical(tomlParse(out)), canonical(next)) ? out : undefined;
+  } catch {
+    return undefined; // a value JSON cannot compare (a bigint): toml-patch's way
+  }
+}
+
+/**
+ * The TOML `text` (parsing to `before`) edited to hold `next`: deja's own lines spliced in or out
+ * ({@link splicedToml}) where they can be, else with toml-patch, and what it cannot do done
+ * beside it:
  * - A top-level array of tables `text` lacks (Kimi Code's `[[hooks]]`) is appended as
  *   `[[key]]` tables after everything the file holds: toml-patch 3.3.0 throws "Node not found
  *   at hooks" adding one to any text that is not empty (trial 117 F1).
@@ -445,6 +506,8 @@ function firstEol(text: string): "\n" | "\r\n" {
 function tomlEdit(text: string, before: Obj, next: Obj): string {
   const mixed = /\r\n/.test(text) && /(^|[^\r])\n/.test(text);
   const src = mixed ? text.replaceAll("\r\n", "\n") : text;
+  const spliced = splicedToml(src, before, next);
+  if (spliced !== undefined) return mixed ? keepLineEnds(text, spliced) : spliced;
   const tables = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isObj);
   const added = Object.keys(next).filter((k) => !(k in before) && tables(next[k]));
   const rest = Object.fromEntries(Object.entries(next).filter(([k]) => !added.includes(k)));

@@ -19,6 +19,7 @@ import type { TargetRef } from "./facts.ts";
 import { mcpFile, wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
 import {
+  foundBackup,
   keepingMadeDirs,
   realTarget,
   removeFile,
@@ -59,6 +60,12 @@ export interface WireReport {
     target: string[];
   };
   outcomes: TargetOutcome[];
+  /**
+   * Uninstall that found nothing of deja's: the configs deja's install state records that are
+   * none of this environment's harnesses' and still name the launcher, wired under other
+   * settings (another `CLAUDE_CONFIG_DIR`).
+   */
+  wiredElsewhere?: string[];
   /** A dry run: every action is what would be done; nothing was written. */
   dryRun?: boolean;
   /** True when every target was refused: nothing at all was written, not even the launcher. */
@@ -319,6 +326,12 @@ function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): W
     : removeFile(path, dirname(path));
   dropBackups(env, outcomes, path);
   removeMadeDirs(env);
+  // Nothing found here, deja's entries wired under other settings (trial 136 F6: "nothing of
+  // deja's was there" under another CLAUDE_CONFIG_DIR, of a ~/.claude.json holding deja's entry).
+  const none = outcomes.every((o) =>
+    !o.refused && o.changes.every((c) => c.action === "absent" || c.action === "unchanged")
+  );
+  const wiredElsewhere = none && existsSync(path) ? recordedElsewhere(env, state, path) : [];
   return {
     launcher: {
       path,
@@ -328,6 +341,7 @@ function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): W
       ...(elsewhere ? { keptElsewhere: true } : {}),
     },
     outcomes,
+    ...(wiredElsewhere.length ? { wiredElsewhere } : {}),
   };
 }
 
@@ -362,16 +376,25 @@ function namesLauncher(file: string, path: string): boolean {
   }
 }
 
-/**
- * A file deja's install state records (created, or a config deja added containers to) that is
- * no config of this environment's harnesses and still names the launcher at `path`: wired
- * under other settings (another `CLAUDE_CONFIG_DIR`). Undefined when none does.
- */
+/** The first of {@link recordedElsewhere}, or undefined when there is none. */
 function recordedRunning(
   env: Env,
   state: ReturnType<typeof loadInstallState>,
   path: string,
 ): string | undefined {
+  return recordedElsewhere(env, state, path)[0];
+}
+
+/**
+ * The files deja's install state records (created, or a config deja added containers to) that
+ * are no config of this environment's harnesses and still name the launcher at `path`: wired
+ * under other settings (another `CLAUDE_CONFIG_DIR`).
+ */
+function recordedElsewhere(
+  env: Env,
+  state: ReturnType<typeof loadInstallState>,
+  path: string,
+): string[] {
   const here = new Set<string>();
   for (const w of wirables()) {
     const f = w.facts;
@@ -387,13 +410,14 @@ function recordedRunning(
     }
   }
   const recorded = [...state.created, ...(state.made ?? []).map((m) => m.file)];
-  for (const file of new Set(recorded)) {
-    if (here.has(file) || !existsSync(file)) continue;
+  return [...new Set(recorded)].filter((file) => {
+    if (here.has(file) || !existsSync(file)) return false;
     try {
-      if (readTextSync(file, CONFIG_MAX).includes(path)) return file;
-    } catch { /* unreadable: not this one */ }
-  }
-  return undefined;
+      return readTextSync(file, CONFIG_MAX).includes(path);
+    } catch {
+      return false; // unreadable: not this one
+    }
+  });
 }
 
 /**
@@ -472,8 +496,8 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
   for (const c of outcomes.flatMap((o) => o.changes)) {
     if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
-    const bak = `${real}.deja.bak`;
-    if (!existsSync(bak)) continue;
+    const bak = foundBackup(c.path);
+    if (!bak) continue;
     const now = existsSync(real) ? readFileSync(real, "utf8") : undefined;
     if (now !== undefined && heldByDeja(env, real, now)) continue; // deja is still wired there
     // An entry of deja's the user edited, kept, still runs the launcher there: the backup
@@ -485,7 +509,7 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
       !mine &&
       (now === undefined || (sameData(real, now, original) && noneLost(real, now, original)))
     ) {
-      writeIfChanged(real, original);
+      writeIfChanged(real, original, 0o600, false); // the backup itself: no backup of deja's edit
     }
     rmSync(bak, { force: true });
   }

@@ -25,8 +25,10 @@ import type { Env } from "../../core/model.ts";
 import { mcpFile, type OwnedFile, type TargetRef, wirables } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import {
+  backupPath,
   BrokenConfig,
   type FileAction,
+  foundBackup,
   type JsonDoc,
   readJsonDoc,
   realTarget,
@@ -49,6 +51,7 @@ import {
   removeHooks,
   removeListItem,
   removeMcp,
+  removeStrayMcp,
   runsLauncher,
   serverProgram,
   setBase,
@@ -62,7 +65,13 @@ import {
 import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
-import { type ConfigFormat, EditCheckError, oneLineReason, renderChecked } from "./formats.ts";
+import {
+  type ConfigFormat,
+  EditCheckError,
+  formatOf,
+  oneLineReason,
+  renderChecked,
+} from "./formats.ts";
 import { allListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -263,20 +272,30 @@ function uninstallHooks(
 
 /**
  * Takes deja's entries of the hooks it no longer wires (`auto.retired`) out of
- * `o`, and the event lists that leaves empty; the user's entries stay.
+ * `o`, and the event lists that leaves empty; the user's entries stay. Returns the ones taken.
  */
 function dropRetired(
   o: Obj,
   style: string,
   retired: readonly RetiredHook[],
   launcher: string,
-): void {
-  if (!retired.length) return;
+): RetiredHook[] {
   const before = structuredClone(o);
-  const n = style === "list"
-    ? removeListHooks(o, retired, launcher)
-    : removeHooks(o, style as "flat" | "nested", retired, launcher);
-  if (n) pruneEmptied(before, o);
+  const gone = retired.filter((r) =>
+    (style === "list"
+      ? removeListHooks(o, [r], launcher)
+      : removeHooks(o, style as "flat" | "nested", [r], launcher)) > 0
+  );
+  if (gone.length) pruneEmptied(before, o);
+  return gone;
+}
+
+/** What install says of the entries of retired hooks it took out (trial 136 F7: only "updated"). */
+function retiredNote(gone: readonly RetiredHook[]): string | undefined {
+  if (!gone.length) return undefined;
+  const what = gone.map((r) => `${r.event} ${r.args[0]}`).join(", ");
+  return `took out deja's ${what} ${gone.length === 1 ? "hook" : "hooks"}, which deja no ` +
+    "longer wires";
 }
 
 /** The note of the user's hooks that run deja's commands, kept by install. */
@@ -351,13 +370,17 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   if (mcp && !hooksOnly) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
     const path = mcpFile(ctx.env, mcp);
+    // TOML: deja's entry a table took in (an older deja's dotted key) goes first.
+    const strays = (o: Obj) =>
+      (mcp.format ?? formatOf(path)) === "toml" &&
+      removeStrayMcp(o, mcp.key, entry, ctx.launcher);
     out.push({
       kind: "mcp",
       path,
       format: mcp.format,
       apply: install
-        ? (o) => installMcp(ctx, path, mcp.key, entry, o)
-        : (o) => uninstallMcp(ctx, path, mcp.key, entry, o, ref.harness.facts.target),
+        ? (o) => (strays(o), installMcp(ctx, path, mcp.key, entry, o))
+        : (o) => (strays(o), uninstallMcp(ctx, path, mcp.key, entry, o, ref.harness.facts.target)),
     });
   }
   const read = f.read;
@@ -390,7 +413,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const kept = hooks.style === "list"
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
             : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
-          dropRetired(o, hooks.style, retired, ctx.launcher);
+          const gone = retiredNote(dropRetired(o, hooks.style, retired, ctx.launcher));
           // A switch the hooks need, set where the file lacked it, is said (trials 38, 40, 41:
           // Gemini's `hooksConfig.enabled`, which turns on the user's own hooks there too).
           const set = setBase(o, hooks.base);
@@ -401,16 +424,15 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           // One above what the harness accepts was set back to deja's (trial 121 M3).
           const refused = timeouts.filter((t) => t.refused !== undefined);
           const reset = refused.length ? refusedNote(refused, hooks.timeout_unit) : undefined;
-          const said = [timed, reset].filter(Boolean).join("; ");
+          const said = [timed, reset, gone].filter(Boolean).join("; ");
           if (kept) return said ? { kept: `${KEPT_HOOKS}; ${said}` } : kept;
           if (timed) return { kept: said };
-          if (reset) return { note: reset };
-          return set.length
-            ? {
-              note: `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
-                "file too; uninstall takes it back",
-            }
+          const base = set.length
+            ? `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
+              "file too; uninstall takes it back"
             : undefined;
+          const note = [reset, gone, base].filter(Boolean).join("; ");
+          return note ? { note } : undefined;
         }
         : (o) => {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
@@ -568,8 +590,7 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     }
     // deja keeps one backup, the first; a later forced write over the user's next edit keeps
     // that edit beside it (trial 61: a second --force lost it, said "updated").
-    const bak = `${realTarget(path)}.deja.bak`;
-    const keepAs = there && (edited || !mine) && existsSync(bak)
+    const keepAs = there && (edited || !mine) && foundBackup(path)
       ? freeName(
         `${realTarget(path)}.edited-${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}`,
       )
@@ -723,7 +744,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const backups: string[] = [];
   for (const [path, d] of docs) {
     const changes = JSON.stringify(d.doc.value) !== JSON.stringify(d.next);
-    const bak = `${d.doc.real}.deja.bak`;
+    const bak = foundBackup(path) ?? backupPath(path);
     const had = existsSync(bak);
     const backup = changes && !holdsDeja(ctx.env, path, d.doc.value);
     if (ctx.dryRun) {
@@ -789,7 +810,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
         c.note = `your edited copy kept as ${tilde(step.keepAs, ctx.env.home)}`;
       } else if (step.backup && !ctx.dryRun && existsSync(realTarget(path))) {
         c.note = `the file before it kept as ${
-          tilde(`${realTarget(path)}.deja.bak`, ctx.env.home)
+          tilde(foundBackup(path) ?? backupPath(path), ctx.env.home)
         }`;
       }
       c.action = writeIfChanged(path, step.text, 0o600, step.backup, ctx.dryRun);

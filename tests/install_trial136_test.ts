@@ -1,0 +1,303 @@
+/**
+ * Trial 136: `deja uninstall` gives back the user's config byte for byte apart from deja's own
+ * lines: no comment of the user's above deja's entry goes with it (also when the file was
+ * replaced by hand between installs), no inline comment of the user's is re-aligned, deja's
+ * Codex entry is a table of its own at the end that no table the user adds can take in, and the
+ * backup of a symlinked config is kept beside the link, not beside its target.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { testEnv } from "./_fixture.ts";
+import { wireJson, wireText } from "../lib/cli/_wire.ts";
+import { read, t, world, write } from "./_install_world.ts";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
+import { parseConfig } from "../lib/install/formats.ts";
+
+type Obj = Record<string, unknown>;
+
+const install = (w: ReturnType<typeof world>, name: string) => {
+  const r = installTargets(w.env, w.self, [t(name)]);
+  assert(!r.aborted, JSON.stringify(r.outcomes));
+  return r;
+};
+
+/** `text` without deja's `[mcp_servers.deja]` table and the blank line before it. */
+const withoutDeja = (text: string) =>
+  text.replace(/\n?\[mcp_servers\.deja\]\ncommand = [^\n]*\nargs = \["mcp"\]\n/, "");
+
+Deno.test("codex F1: a config replaced by hand between installs comes back whole, comments and all", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\n\n[mcp_servers]\n\n[mcp_servers.github]\ncommand = "npx"\n');
+    install(w, "codex");
+    // The user puts back another file (deja's entry gone, deja's backup of the first one left).
+    const mine = 'model = "o3"\n# c\n# d\n[mcp_servers.gh]\ncommand = "x"\n';
+    write(path, mine);
+    install(w, "codex");
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Obj };
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F2: comment lines the user wrote above deja's entry stay when uninstall takes it", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\n\n[mcp_servers.gh]\ncommand = "x"\n');
+    install(w, "codex");
+    const edited = read(path).replace(
+      "[mcp_servers.deja]",
+      "# history search for my agents (added by me)\n# see https://example.com/deja\n" +
+        "[mcp_servers.deja]",
+    );
+    write(path, edited);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(
+      read(path),
+      'model = "o3"\n\n[mcp_servers.gh]\ncommand = "x"\n\n' +
+        "# history search for my agents (added by me)\n# see https://example.com/deja\n",
+    );
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F2: an older deja's one-line entry goes alone; comments above and on it stay", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const line = `mcp_servers.deja = { command = "${launcherPath(w.env)}", args = [ "mcp" ] }`;
+    const text = (entry: string) =>
+      `model = "o3"   # mine\n# deja: history search (my note)\n${entry}\n\n` +
+      `[mcp_servers.gh]\ncommand = "x"\n`;
+    write(path, text(`${line}  # kept by me`));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), text("# kept by me"));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F3: the user's inline comments keep their spaces through install and uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const original = 'model = "gpt-5-codex"   # the default model\n' +
+      'approval_policy = "on-request"  # asked each time\n\n[features]\nweb_search_request = true\n';
+    write(path, original);
+    install(w, "codex");
+    const after = read(path);
+    assert(after.startsWith(original), after);
+    // The user adds an inline comment after install: uninstall leaves every other byte.
+    const edited = after.replace("web_search_request = true", "web_search_request = true # on");
+    write(path, edited);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), withoutDeja(edited));
+    assertEquals(read(path), original.replace("= true", "= true # on"));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F4: deja's entry is its own table, which a table the user adds above cannot take in", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(
+      path,
+      'model = "o3"\napproval_policy = "on-request"\n\n[mcp_servers.gh]\ncommand = "x"\n',
+    );
+    install(w, "codex");
+    write(
+      path,
+      read(path).replace(
+        'approval_policy = "on-request"\n',
+        'approval_policy = "on-request"\n[mcp_servers.later]\ncommand = "foo"\n',
+      ),
+    );
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Obj };
+    assertEquals(v.mcp_servers.later, { command: "foo" });
+    assertEquals(v.mcp_servers.gh, { command: "x" });
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    assertEquals(targetStatus(w.env, t("codex")).state, "wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F4: an older deja's line a table took in is moved by install, removed by uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const mine = 'model = "o3"\n[mcp_servers.later]\ncommand = "foo"\n';
+    const stray = `mcp_servers.deja = { command = "${launcherPath(w.env)}", args = [ "mcp" ] }\n`;
+    write(path, mine + stray + '\n[profiles.fast]\nmodel = "m"\n');
+    install(w, "codex");
+    const v = parseConfig(read(path), "toml") as { mcp_servers: Record<string, Obj> };
+    assertEquals(v.mcp_servers.later, { command: "foo" }, "the stray copy went");
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine + '\n[profiles.fast]\nmodel = "m"\n');
+    // Uninstall alone takes a stray too.
+    write(path, mine + stray);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("opencode F2: a comment the user wrote above deja's JSONC entry stays when it goes", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".config", "opencode", "opencode.jsonc");
+    const original = `{
+  // my config
+  "mcp": {
+    "other": { "type": "remote", "url": "http://127.0.0.1:9" }
+  }
+}
+`;
+    write(path, original);
+    install(w, "opencode");
+    const note = "    // deja: memory across sessions (my note)\n";
+    const edited = read(path).replace(/^ {4}"deja": \{/m, (m) => note + m);
+    assert(edited.includes(note), edited);
+    write(path, edited);
+    uninstallTargets(w.env, [t("opencode")]);
+    assertEquals(read(path), original.replace('9" }\n', '9" }\n' + note));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gemini F2: comments above and inside deja's entry stay; the JSON still parses", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    write(path, `{\n  "mcpServers": {\n    "gh": { "command": "gh" }\n  }\n}\n`);
+    install(w, "gemini");
+    const edited = read(path).replace(/^( {4})"deja": \{/m, '$1// mine\n$1"deja": { // on it');
+    write(path, edited);
+    uninstallTargets(w.env, [t("gemini")]);
+    const after = read(path);
+    assertEquals(
+      after,
+      `{\n  "mcpServers": {\n    "gh": { "command": "gh" }\n    // mine\n    // on it\n  }\n}\n`,
+    );
+    assertEquals(parseConfig(after, "json-comments"), { mcpServers: { gh: { command: "gh" } } });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex F5: the backup of a symlinked config is kept beside the link, not in the link's target's directory", () => {
+  const w = world();
+  try {
+    const dots = join(w.root, "dotfiles");
+    const real = join(dots, "codex.toml");
+    const link = join(w.home, ".codex", "config.toml");
+    const original =
+      '# mine\nmodel = "o3"\n\n[mcp_servers.gh]\ncommand = "gh"\nenv = { T = "ghp_x" }\n';
+    write(real, original);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(real, link);
+    const r = install(w, "codex");
+    assertEquals(r.outcomes.flatMap((o) => o.backups ?? []), [`${link}.deja.bak`]);
+    assertEquals(read(`${link}.deja.bak`), original);
+    assertEquals(readdirSync(dots), ["codex.toml"], "nothing of deja's beside the target");
+    assert(lstatSync(link).isSymbolicLink());
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(real), original);
+    assert(lstatSync(link).isSymbolicLink());
+    assert(!existsSync(`${link}.deja.bak`));
+    // A backup an older deja kept beside the target still goes back, and goes.
+    install(w, "codex");
+    renameSync(`${link}.deja.bak`, `${real}.deja.bak`);
+    write(real, read(real).replace('"o3"', '"o3"   # aligned by an old deja'));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(real), original.replace('"o3"', '"o3"   # aligned by an old deja'));
+    assertEquals(readdirSync(dots), ["codex.toml"]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("claude-code F6: uninstall under another CLAUDE_CONFIG_DIR that finds nothing names where deja's entry is", () => {
+  const w = world();
+  try {
+    write(join(w.home, ".claude.json"), '{"mcpServers": {"github": {"command": "gh"}}}\n');
+    install(w, "claude-code");
+    install(w, "codex"); // the launcher stays in use: no launcher line says where
+    const other = testEnv(w.home, {
+      DEJA_HOME: w.env.get("DEJA_HOME")!,
+      CLAUDE_CONFIG_DIR: join(w.root, "ccd2"),
+    });
+    const r = uninstallTargets(other, [t("claude-code")]);
+    assertEquals(r.wiredElsewhere, [join(w.home, ".claude.json")]);
+    const text = wireText(r, { isTTY: false, env: other }, false);
+    assertStringIncludes(text, "unchanged: nothing of deja's was there\n");
+    assertStringIncludes(
+      text,
+      "deja's entries are in ~/.claude.json, which deja wired under other",
+    );
+    assertEquals(wireJson(r).wired_elsewhere, [join(w.home, ".claude.json")]);
+    // Under the settings it was wired with, nothing is said of elsewhere.
+    assertEquals(uninstallTargets(w.env, [t("claude-code")]).wiredElsewhere, undefined);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gemini F7: install says which retired hooks it took out; doctor names retired ones a deja of yours runs", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    const item = (prog: string, sub: string) => ({
+      type: "command",
+      command: `${prog} ${sub} --harness gemini`,
+      timeout: 10000,
+    });
+    const L = launcherPath(w.env);
+    write(
+      path,
+      JSON.stringify({
+        hooksConfig: { enabled: true },
+        hooks: {
+          BeforeTool: [{ matcher: "run_shell_command", hooks: [item(L, "hook-tool")] }],
+          PreCompress: [{ hooks: [item("deja", "hook-precompact")] }],
+        },
+      }) + "\n",
+    );
+    const warn = () =>
+      targetStatus(w.env, t("gemini-auto")).parts.find((p) => p.kind === "hooks")?.warning ?? "";
+    assertStringIncludes(warn(), "deja no longer wires BeforeTool hook-tool");
+    assertStringIncludes(warn(), "hooks of yours run PreCompress hook-precompact");
+    const r = install(w, "gemini-auto");
+    const hooks = r.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+    assertEquals(hooks?.action, "updated");
+    assertStringIncludes(hooks?.note ?? "", "took out deja's BeforeTool hook-tool hook");
+    // The user's own `deja hook-precompact` stays theirs, and doctor still says so.
+    assertStringIncludes(read(path), '"deja hook-precompact --harness gemini"');
+    assertEquals(warn().includes("BeforeTool"), false);
+    assertStringIncludes(warn(), "hooks of yours run PreCompress hook-precompact");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
