@@ -51,3 +51,13 @@ Deno.test("view reads a harness by any name the CLI's --harness takes", async ()
   // A product name filters as its id does.
   assertStringIncludes((await f.get("api/search?q=redis&harness=Claude-Code")).body, "1 session");
 });
+
+// Trial 137 L3: a session a search found by its title alone was listed with "0 hits" and no
+// snippet; `deja search` says `title`.
+Deno.test("view labels a session found by its title alone 'title', as the CLI does", async () => {
+  await using f = await fixture();
+  const body = (await f.get(`api/search?q=${encodeURIComponent('"flux kustomization"')}`)).body;
+  assertStringIncludes(body, "Flux Kustomization rollout");
+  assert(!body.includes("0 hits"), body);
+  assertStringIncludes(body, " · title</div>");
+});

@@ -9,7 +9,7 @@
 import { speaker } from "../speaker.ts";
 import { describeSession } from "../memory/last.ts";
 import { type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
-import { hintsText } from "../cli/search_out.ts";
+import { hintsText, hitsOf } from "../cli/search_out.ts";
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
@@ -97,9 +97,11 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       )
     }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
       when(r.updated ?? r.started, r)
-    } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
-      r.throwaway ? " · throwaway project" : ""
-    }${r.parent ? ` · ${ORPHAN}` : ""}</div>${
+    } · ${
+      // A session found by its title alone says `title`, as the CLI does (trial 137 L3: "0 hits").
+      hitsOf(r.hits, r.hitsCapped)}${r.throwaway ? " · throwaway project" : ""}${
+      r.parent ? ` · ${ORPHAN}` : ""
+    }</div>${
       r.snippets.map((s) =>
         htm`<div class="snip"><a href="${hitHref(ctx, r.harness, r.id, s)}"><span class="badge">${
           speaker(r.harness, s.kind).replace("_", " ")
