@@ -74,6 +74,8 @@ export function copyLoses(
 export function releaseCopies(store: Store, harness: string, id: string): string[] {
   const out: string[] = [];
   for (const { source } of Q.copiesOf.all(store, { harness, native_id: id })) {
+    // A gone store's copy (an append log deleted) has nothing to read again: it stays kept.
+    if (storeState(source) === "gone") continue;
     Q.resetSourceStamp.run(store, { path: source });
     out.push(source);
   }
@@ -90,7 +92,7 @@ export function releaseGoneHolders(store: Store): string[] {
   const gone = new Map<string, boolean>();
   for (const { holder, source } of Q.copyHolders.all(store, {})) {
     if (!gone.has(holder)) gone.set(holder, storeState(holder) === "gone");
-    if (gone.get(holder) && !out.has(source)) {
+    if (gone.get(holder) && !out.has(source) && storeState(source) !== "gone") {
       Q.resetSourceStamp.run(store, { path: source });
       out.add(source);
     }

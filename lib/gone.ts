@@ -75,6 +75,8 @@ function retireMoved(store: Store, path: string): boolean {
   const twin = Q.sourceTwin.get(store, { path })?.path;
   const here = twin !== undefined && storeState(twin) === "present";
   if (!here && Q.sessionsOfSource.all(store, { source: path }).length) return false;
+  // Holding events of a session held from another store (lib/ingest.ts): kept, not moved.
+  if (!here && Q.copyCount.get(store, { source: path })!.n) return false;
   store.tx(() => {
     if (here) Q.repointSessions.run(store, { to: twin, from: path });
     retire(store, path);
@@ -96,6 +98,7 @@ function retire(store: Store, path: string): void {
 export function retireMovedFrom(store: Store, path: string): void {
   if (storeState(path) !== "gone") return;
   if (Q.sessionsOfSource.all(store, { source: path }).length) return;
+  if (Q.copyCount.get(store, { source: path })!.n) return;
   retire(store, path);
 }
 

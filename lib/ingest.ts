@@ -576,6 +576,9 @@ export class SourceWriter {
         parent: c.parent ?? null,
         source: this.source,
       })!;
+      // Held from this store now, it holds no copy of it (a rebuild left a row saying it did:
+      // "(1 copy)" of a session one store held, trial 137 M3).
+      Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
       slot = {
         id: ins.id,
         nextSeq: 0,
@@ -639,10 +642,12 @@ export class SourceWriter {
       // An append log taking a session another store still holds (a resumed Claude Code
       // session's file copies its lines): that store holds a copy, read again when this one
       // stops holding the session (trial 26: the file rewritten without them, the session
-      // left the index while its own file, unchanged, was never read again).
+      // left the index while its own file, unchanged, was never read again). One gone since
+      // (a copy deleted, its holder read again) holds one too: the events only it held stay
+      // in the session (gone, kept), and `deja show` and `deja sources` name it (trial 137
+      // M3: the source named a file that held none of them, and "0 sessions kept").
       if (
-        !this.whole && !copy && !fromPrompts && !moved && row.source !== this.source &&
-        storeState(row.source) !== "gone"
+        !this.whole && !copy && !fromPrompts && !moved && row.source !== this.source
       ) {
         Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
       }

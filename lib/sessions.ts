@@ -382,8 +382,9 @@ export function modelsLabel(
 
 /**
  * Why the session `prefix` starts is not in the index when a store's read left it out on
- * purpose and named it (a cache warm-up, parsers/_claude_family.ts), or undefined (trial 120
- * L7: `deja show` of one said only "no session matches").
+ * purpose and named it (a cache warm-up, a file of messages with no text:
+ * parsers/_claude_family.ts), or undefined (trial 120 L7, trial 137 L1: `deja show` of one
+ * said only "no session matches").
  */
 function leftOut(store: Store, prefix: string): string | undefined {
   if (!/^[0-9a-z][0-9a-z-]{3,}$/i.test(prefix)) return undefined;
@@ -391,7 +392,11 @@ function leftOut(store: Store, prefix: string): string | undefined {
     const note = parseSkipExamples(row.skipped).find((x) => x.includes(`(session ${prefix}`));
     if (!note) continue;
     const why = note.slice(note.indexOf(": ") + 2).replace(/ \(session [^)]*\)$/, "");
-    return `it was left out of the index on purpose: ${why} (${row.path}); deja sources --verbose lists what was left out`;
+    // A file of messages with no text is no session to index (parsers/_claude_family.ts).
+    const lead = why.startsWith("messages with no text")
+      ? "it was left out of the index, its store holding only"
+      : "it was left out of the index on purpose:";
+    return `${lead} ${why} (${row.path}); deja sources --verbose lists what was left out`;
   }
   return undefined;
 }

@@ -279,3 +279,47 @@ Deno.test("resolveSession says why a session left out as a cache warm-up is not 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// Trial 137 L1: a session whose messages hold no text was "no session matches" with "search
+// first", though `deja sources --verbose` named its file as left out for that.
+Deno.test("resolveSession says a session of messages with no text was left out, and its file", async () => {
+  const root = tempDir();
+  try {
+    const dir = join(root, "projects", "-work-demo");
+    mkdirSync(dir, { recursive: true });
+    const id = "eeee0000-3333-4333-8333-333333333333";
+    const at = (s: number) => `2026-12-03T08:00:0${s}.000Z`;
+    const file = join(dir, `${id}.jsonl`);
+    writeFileSync(
+      file,
+      [
+        { type: "user", message: { role: "user", content: "" }, uuid: "x1", timestamp: at(1) },
+        {
+          type: "assistant",
+          message: { id: "m1", role: "assistant", content: [{ type: "text", text: "" }] },
+          uuid: "y1",
+          parentUuid: "x1",
+          timestamp: at(2),
+        },
+      ].map((r) => JSON.stringify({ ...r, sessionId: id, cwd: "/work/demo" }) + "\n").join(""),
+    );
+    const env = testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_CLAUDE_ROOT: join(root, "projects"),
+    });
+    await runIndex(env, parsers, { only: ["claude"] });
+    const store = Store.open(indexPath(env));
+    try {
+      const e = assertThrows(() => resolveSession(store, "eeee0000"), DejaError) as DejaError;
+      assertEquals(e.exitCode, 1);
+      assertStringIncludes(
+        e.hint ?? "",
+        `it was left out of the index, its store holding only messages with no text to index (${file})`,
+      );
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

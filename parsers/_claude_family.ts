@@ -428,6 +428,8 @@ async function* readFamily(
   let other = false;
   // Messages read whose blocks held no text (an image, a thinking block), and ones that held some.
   let textless = false;
+  /** The session a message with no text names first: `deja show` of it says why it is absent. */
+  let textlessId: string | undefined;
   let withText = false;
   const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
 
@@ -536,6 +538,7 @@ async function* readFamily(
     }
     if (events.length === 0) {
       textless = true;
+      textlessId ??= str(r.sessionId);
       continue;
     }
     withText = true;
@@ -582,10 +585,10 @@ async function* readFamily(
   ctx.endState = st;
   // Messages read that made no session: none held text to index (an image-only prompt, a
   // thinking-only reply; trial 32: counted nowhere, `sources --verbose` had no reason).
-  const why = ctx.offset !== 0 || made
-    ? ""
-    : textless && !withText
-    ? "messages with no text to index"
+  const why = ctx.offset !== 0 || made ? "" : textless && !withText
+    // The session named, as a warm-up's note names it (lib/sessions.ts leftOut; trial 137 L1:
+    // `deja show` of it said only "no session matches" and "search first").
+    ? `messages with no text to index${textlessId ? ` (session ${textlessId})` : ""}`
     : !other && passed.size
     ? bookkeepingOnly([...passed])
     : "";

@@ -1035,7 +1035,13 @@ Deno.test("a file whose messages hold no text is counted as no session, with why
     const r = await parseOne(claude, src(join(st.root, "-w", "image.jsonl")), st.env);
     assertEquals(r.sessions, []);
     assertEquals(r.ctx.counts, { not_session: 1 });
-    assert(r.ctx.examples[0].endsWith("image.jsonl@0: messages with no text to index"));
+    // The session named: `deja show` of it says why it is absent (trial 137 L1).
+    assert(
+      r.ctx.examples[0].endsWith(
+        `image.jsonl@0: messages with no text to index (session ${SID})`,
+      ),
+      r.ctx.examples[0],
+    );
     assertEquals(r.ctx.endOffset, 0);
   } finally {
     st.cleanup();

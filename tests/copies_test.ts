@@ -259,3 +259,68 @@ Deno.test("a Claude Code session whose lines another file copied stays when that
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+Deno.test("a Claude Code session's copy, appended to and deleted, is named where its events were kept", async () => {
+  // Trial 137 M3: a session file copied under another name and appended to; the copy deleted,
+  // `deja show` named the original as the source while it showed the copy's appended events,
+  // and `deja sources` said "(1 gone, 0 sessions kept) … (1 copy)". The events stay (a gone
+  // store keeps what it held) and show and sources name the gone copy, whichever file took
+  // the session last.
+  const A = "cccc0000-1111-4222-8333-444455556666";
+  const own = [0, 1, 2, 3].map((i) => claudeLine(i, `harbour ledger step ${i}`, A));
+  const extra = claudeLine(4, "appended only to the copy quokkafresh", A);
+  for (const copyFirst of [true, false]) {
+    const dir = tempDir("deja-copies-gone-");
+    const proj = join(dir, "claude", "-w-ledger");
+    mkdirSync(proj, { recursive: true });
+    const orig = join(proj, `${A}.jsonl`);
+    const copy = join(proj, "growing-copy.jsonl");
+    const vars = {
+      HOME: join(dir, "home"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_CLAUDE_ROOT: join(dir, "claude"),
+      XDG_DATA_HOME: join(dir, "xdg"),
+      XDG_CONFIG_HOME: join(dir, "xdg"),
+      XDG_STATE_HOME: join(dir, "xdg"),
+      DEJA_NO_REFRESH: "1",
+      TZ: "UTC",
+    };
+    try {
+      writeFileSync(orig, own.join(""));
+      if (copyFirst) {
+        // Both read in one run: the copy is read first and the original takes the session.
+        writeFileSync(copy, [...own, extra].join(""));
+      } else {
+        // The original read first; the copy made and appended to later takes the session.
+        assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+        writeFileSync(copy, own.join(""));
+        assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+        appendFileSync(copy, extra);
+      }
+      assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+      rmSync(copy);
+      assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+      const show = await run(["show", A.slice(0, 8)], vars);
+      assertEquals(show.code, 0, show.err);
+      assertStringIncludes(show.out, "quokkafresh", "the copy's event is kept");
+      assertStringIncludes(show.out, `source ${orig}`);
+      assertStringIncludes(
+        show.out,
+        `also read from ${copy} (gone since): what only it held is kept in the index`,
+      );
+      const json = JSON.parse((await run(["show", A.slice(0, 8), "--json"], vars)).out);
+      assertEquals(json.also_from_gone, [copy]);
+      const sources = (await run(["sources"], vars)).out;
+      assertStringIncludes(sources, "(1 gone, 1 session kept)", `copy first: ${copyFirst}`);
+      assertStringIncludes(sources, "(1 copy)");
+      // A rebuild starts from the stores as they are: the copy's event and the copy go.
+      assertEquals((await run(["index", "--rebuild", "--quiet"], vars)).code, 0);
+      const after = await run(["show", A.slice(0, 8)], vars);
+      assert(!after.out.includes("quokkafresh"), after.out);
+      assert(!after.out.includes("also read from"), after.out);
+      assert(!(await run(["sources"], vars)).out.includes("copy"), "no copy after a rebuild");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});

@@ -102,6 +102,11 @@ export interface ShowData {
    * sessions: deja is memory); one stat when the session is shown.
    */
   sourceExists: boolean;
+  /**
+   * Stores gone since that gave this session events besides its source (a copy of its file,
+   * appended to, then deleted): what only they held is kept in the index, as a gone store's is.
+   */
+  goneCopies: string[];
   /** A day of notes (harness `deja`): per event row id, the id of its note (`deja forget --note`). */
   noteIds: Map<number, string>;
   /** How the session ended: its last request unanswered, or mid-reply (lib/memory/ending.ts). */
@@ -174,6 +179,8 @@ export function showSession(
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     copiedIn: copiedIn(store, s),
     sourceExists: exists,
+    goneCopies: Q.copiesOf.all(store, { harness: s.harness, native_id: s.native_id })
+      .map((r) => r.source).filter((p) => storeState(p) === "gone").sort(),
     noteIds: s.harness === "deja" ? noteIdsOf(s, whole ?? [], tz) : new Map(),
     ending: sessionEnding(store, s, seen.ending),
     damage: goneDamage(
@@ -330,6 +337,7 @@ function showJsonHead(d: ShowData): Record<string, unknown> {
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
+    also_from_gone: d.goneCopies,
     source_damage: d.damage,
     subagents: d.subagents.map((c) => c.id),
     copied_in: d.copiedIn?.id ?? null,
@@ -405,6 +413,14 @@ export function* showChunks(
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
+  // Trial 137 M3: a copy's events, the copy deleted, were shown under a source that held none.
+  for (const p of d.goneCopies) {
+    out.push(c.yellow(
+      `also read from ${
+        tilde(p, io.env.home)
+      } (gone since): what only it held is kept in the index`,
+    ));
+  }
   if (d.damage) out.push(c.yellow(sessionDamageText(d.damage)));
   if (s.parent) {
     out.push(c.dim(

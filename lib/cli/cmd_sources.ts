@@ -215,7 +215,15 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   for (const r of all) if (!state.has(r.path)) state.set(r.path, storeState(r.path));
   const goneSessions = new Map(
     all.filter((r) => state.get(r.path) === "gone")
-      .map((r) => [r.path, store ? Q.sessionsOfSource.all(store, { source: r.path }).length : 0]),
+      // With the sessions held from another store it gave events to (lib/ingest.ts): what
+      // only it held stays (trial 137 M3: "0 sessions kept" beside its events still shown).
+      .map((r) => [
+        r.path,
+        store
+          ? Q.sessionsOfSource.all(store, { source: r.path }).length +
+            Q.copyCount.get(store, { source: r.path })!.n
+          : 0,
+      ]),
   );
   store?.close();
   const out: HarnessSources[] = [];

@@ -137,7 +137,7 @@ export function commonWordsOnly(query: string): string[] {
  * `3 hits` (`5000+ hits` when more matched than were read); a session found by its title alone
  * (lib/search/title.ts) says so.
  */
-function hitsOf(n: number, capped = false): string {
+export function hitsOf(n: number, capped = false): string {
   return n ? `${n}${capped ? "+" : ""} hit${n === 1 && !capped ? "" : "s"}` : "title";
 }
 

@@ -9,10 +9,14 @@
 import { speaker } from "../speaker.ts";
 import { describeSession } from "../memory/last.ts";
 import { type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
-import { hintsText } from "../cli/search_out.ts";
+import { hintsText, hitsOf } from "../cli/search_out.ts";
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
+import { DejaError } from "../../core/errors.ts";
+import { harnessId } from "../../core/registry.ts";
+import { harnessOpt } from "../cli/_memory.ts";
+import { Q } from "../schema.ts";
 import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
 import { badge, ORPHAN, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
@@ -38,6 +42,17 @@ function argsOf(ctx: ViewCtx, query: string, f: ListFilters): SearchArgs {
 
 /** Search results as a fragment (what `/api/search` answers and `/search` shows). */
 export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Promise<Html> {
+  // A harness no name `--harness` takes (and the index holds none of) is said as the CLI says
+  // it (trial 137 L2: "the filter left nothing" of `harness=nosuch`); filtersOf kept it as typed.
+  const unknown = f.harness !== undefined && !harnessId(f.harness) &&
+    !Q.sessionsPerHarness.all(ctx.store, { mirrors: "\u0000" }).some((r) =>
+      r.harness === f.harness
+    ) && unknownHarness(f.harness);
+  if (unknown) {
+    return htm`<div class="empty">${unknown.message}.${
+      unknown.hint ? htm`<p class="sub">${unknown.hint}</p>` : ""
+    }</div>`;
+  }
   const d = await searchData(ctx.store, argsOf(ctx, query, f), { env: ctx.env, cwd: "" });
   const res = d.result;
   // The words left out are said as the CLI says them (trial 56: `hello world` listed sessions
@@ -82,9 +97,11 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
       )
     }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
       when(r.updated ?? r.started, r)
-    } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
-      r.throwaway ? " · throwaway project" : ""
-    }${r.parent ? ` · ${ORPHAN}` : ""}</div>${
+    } · ${
+      // A session found by its title alone says `title`, as the CLI does (trial 137 L3: "0 hits").
+      hitsOf(r.hits, r.hitsCapped)}${r.throwaway ? " · throwaway project" : ""}${
+      r.parent ? ` · ${ORPHAN}` : ""
+    }</div>${
       r.snippets.map((s) =>
         htm`<div class="snip"><a href="${hitHref(ctx, r.harness, r.id, s)}"><span class="badge">${
           speaker(r.harness, s.kind).replace("_", " ")
@@ -141,6 +158,17 @@ function linked(ctx: ViewCtx, line: string, runs: string[], f: ListFilters): Htm
     }`;
   }
   return htm`${line}`;
+}
+
+/** The CLI's error for an unknown `--harness` (lib/cli/_memory.ts harnessOpt), or null. */
+function unknownHarness(typed: string): DejaError | null {
+  try {
+    harnessOpt({ values: { harness: [typed] }, positionals: [] });
+    return null;
+  } catch (e) {
+    if (e instanceof DejaError) return e;
+    throw e;
+  }
 }
 
 /** The page's filters as the rest of a query string (`&harness=…`). */

@@ -13,6 +13,7 @@ import { AmbiguousSession, modelPath, modelsLabel, resolveSession, shortRef } fr
 import { describeSession } from "../memory/last.ts";
 import { resumePlan } from "../resume.ts";
 import { DejaError } from "../../core/errors.ts";
+import { harnessId } from "../../core/registry.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import {
@@ -58,6 +59,8 @@ export function sessionPage(
   id: string,
   at = 0,
 ): string | null {
+  // A harness by any name `--harness` takes (trial 137 L2: `h=CLAUDE`, `h=claude-code` 404).
+  harness = harnessId(harness) ?? harness;
   // An id prefix, as the CLI takes one (trial 67: `/session?h=claude&id=5fbf3543` was 404).
   let s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
   if (!s && id.trim()) {
