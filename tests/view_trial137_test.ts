@@ -26,6 +26,8 @@ async function fixture() {
   };
   return {
     get,
+    /** The folder of the session's store file. */
+    storeDir: `${idx.root}/claude/-home-dev-app`,
     async [Symbol.asyncDispose]() {
       await srv.close();
       Deno.removeSync(idx.root, { recursive: true });
@@ -60,4 +62,21 @@ Deno.test("view labels a session found by its title alone 'title', as the CLI do
   assertStringIncludes(body, "Flux Kustomization rollout");
   assert(!body.includes("0 hits"), body);
   assertStringIncludes(body, " · title</div>");
+});
+
+// Trial 137 M3 (left by its fix): `deja show` says a session's store is gone since and what it
+// held is kept; the session page said nothing of it.
+Deno.test("view says a session's store is gone since, and that what it held is kept", async () => {
+  await using f = await fixture();
+  const before = (await f.get(`session?h=claude&id=${ID}`)).body;
+  assert(!before.includes("gone since"), before);
+  const file = [...Deno.readDirSync(f.storeDir)].find((e) => e.name.startsWith(ID))!;
+  Deno.removeSync(`${f.storeDir}/${file.name}`);
+  const after = await f.get(`session?h=claude&id=${ID}`);
+  assertEquals(after.status, 200);
+  assertStringIncludes(
+    after.body,
+    "its store is gone since: what only it held is kept in the index",
+  );
+  assertStringIncludes(after.body, "why does the redis pod restart");
 });

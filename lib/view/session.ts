@@ -8,6 +8,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
+import { storeState } from "../gone.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { AmbiguousSession, modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
@@ -94,6 +95,11 @@ export function sessionPage(
     modelPath(Q.modelChanges.all(ctx.store, { session: s.id }).map((r) => r.model)),
   );
   const described = describeSession(ctx.store, s);
+  const goneStores = [
+    s.source,
+    ...Q.copiesOf.all(ctx.store, { harness: s.harness, native_id: s.native_id })
+      .map((r) => r.source).sort(),
+  ].filter((p, i, all) => all.indexOf(p) === i && storeState(p) === "gone");
   const head = htm`
     <h1>${described ?? "(untitled)"}</h1>
     <div
@@ -120,7 +126,16 @@ export function sessionPage(
         · subagent of ${s.parent} (not indexed)
       `
       : ""
-  }</div>
+  }</div>${
+    // Stores gone since: what they held is kept, as `deja show` says (trial 137 M3).
+    goneStores.map((p) =>
+      htm`
+    <div class="sub">${
+        p === s.source
+          ? "its store is gone since"
+          : htm`also read from ${shortPath(ctx, p)}, gone since`
+      }: what only it held is kept in the index</div>`
+    )}
     <div>${resumeCopy(ctx, ref)}${copy(`deja ctx ${ref}`)}</div>
   `;
   return page(ctx, {
