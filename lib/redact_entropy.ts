@@ -125,10 +125,11 @@ const PUBLIC_KEY = /public[_.-]?key|pub[_.-]?key/i;
 /**
  * A Kubernetes env entry's name, then (on the next line, real or escaped) its value, that line
  * maybe begun as in a numbered listing (`    28|`, `    28→`, `28\t`: a file read by a tool) or a
- * diff (`-`, `+`; trial 130 F4: masked there, the value was masked wherever it was repeated).
+ * diff (`-`, `+`; trial 130 F4: masked there, the value was masked wherever it was repeated;
+ * `=`, an unchanged line as `deja view` shows a diff: trial 138 M1).
  */
 const K8S_NAME =
-  /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\+[nr])*(?:\s*\d+(?:[|→:]|\\+t)?|[-+])?\s*value:\s*\\*["']?$/;
+  /name:\s*\\*["']?([A-Za-z0-9_.-]+)\\*["']?\s*(?:\\+[nr])*(?:\s*\d+(?:[|→:]|\\+t)?|[-+=])?\s*value:\s*\\*["']?$/;
 
 /** The run at `s` is the value of a request id (`"request_id": "…"`, `x-request-id: …`, `request id: …`). */
 function isRequestId(text: string, s: number): boolean {

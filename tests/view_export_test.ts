@@ -325,7 +325,15 @@ Deno.test("view --out masks nothing the index masked again, nor a public key in 
         tool: {
           name: "Edit",
           id: "c1",
-          edits: [{ path: "/home/dev/app/deploy.yaml", old, new: "        - name: PORT\n" }],
+          edits: [
+            { path: "/home/dev/app/deploy.yaml", old, new: "        - name: PORT\n" },
+            // Unchanged lines around a change: `=` lines as the page shows them (trial 138 M1).
+            {
+              path: "/home/dev/app/web.yaml",
+              old: `${old}          value: "80"\n`,
+              new: `${old}          value: "8080"\n`,
+            },
+          ],
         },
         time: AT + 60e3,
       },
