@@ -14,8 +14,8 @@ import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
-import { harnessId, harnessIds, harnessNames } from "../../core/registry.ts";
-import { suggestCommand } from "./suggest.ts";
+import { harnessId } from "../../core/registry.ts";
+import { unknownHarness } from "./suggest.ts";
 import { loadRemotes } from "../remote/config.ts";
 import { parseSince, SINCE_FORMS, SPAN } from "../query.ts";
 import { isUndated } from "../session_time.ts";
@@ -238,23 +238,7 @@ export function harnessOpt(a: Args): string[] | undefined {
   for (const h of typed) {
     // registry.json lists the parsers' ids (tests/registry_test.ts): no parser is loaded to check.
     const id = harnessId(h);
-    if (!id) {
-      // A near miss is named (trial 16: `claud`, `cladue-code` listed forty ids and no guess).
-      const names = [...harnessIds(), ...harnessNames().map((n) => n.name)];
-      // A word of it that names one (trial 16: `Kimi Code` was offered `kilocode`; `OpenAI
-      // Codex`, `Charm Crush` nothing).
-      const words = h.toLowerCase().split(/[\s_.-]+/).filter((w) => w.length >= 3);
-      const named = [...new Set(words.map((w) => harnessId(w)).filter((x) => x !== undefined))];
-      const near = named.length === 1
-        ? named[0]
-        : suggestCommand(h.toLowerCase().replace(/[\s_]+/g, "-"), names);
-      const guess = near && harnessId(near);
-      throw new DejaError(
-        `unknown harness '${h}'${guess ? `; did you mean '${guess}'?` : ""}`,
-        `one of: ${harnessIds().join(", ")}`,
-        2,
-      );
-    }
+    if (!id) throw unknownHarness(h);
     if (!hs.includes(id)) hs.push(id);
   }
   return hs.length ? hs : undefined;

@@ -10,6 +10,8 @@
  * @module
  */
 import { distance } from "../search/distance.ts";
+import { harnessId, harnessIds, harnessNames } from "../../core/registry.ts";
+import { DejaError } from "../../core/errors.ts";
 
 /** Commands that delete what they are given: never guessed from a word two edits away. */
 const DELETING: ReadonlySet<string> = new Set(["forget", "uninstall"]);
@@ -73,4 +75,24 @@ export function commandWord(word: string): string | undefined {
   return Object.hasOwn(COMMAND_WORDS, word.toLowerCase())
     ? COMMAND_WORDS[word.toLowerCase()]
     : undefined;
+}
+
+/**
+ * The error for a `--harness` value no harness has (exit 2), naming a near miss (trial 16:
+ * `claud`, `cladue-code` listed forty ids and no guess) or a word of it that names one (`Kimi
+ * Code`: kimi, not kilocode; `OpenAI Codex`, `Charm Crush`). The CLI's and `deja view`'s.
+ */
+export function unknownHarness(h: string): DejaError {
+  const names = [...harnessIds(), ...harnessNames().map((n) => n.name)];
+  const words = h.toLowerCase().split(/[\s_.-]+/).filter((w) => w.length >= 3);
+  const named = [...new Set(words.map((w) => harnessId(w)).filter((x) => x !== undefined))];
+  const near = named.length === 1
+    ? named[0]
+    : suggestCommand(h.toLowerCase().replace(/[\s_]+/g, "-"), names);
+  const guess = near && harnessId(near);
+  return new DejaError(
+    `unknown harness '${h}'${guess ? `; did you mean '${guess}'?` : ""}`,
+    `one of: ${harnessIds().join(", ")}`,
+    2,
+  );
 }

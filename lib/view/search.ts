@@ -13,9 +13,8 @@ import { hintsText, hitsOf } from "../cli/search_out.ts";
 import { narration } from "../cli/search_narration.ts";
 import { droppedNote } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
-import { DejaError } from "../../core/errors.ts";
 import { harnessId } from "../../core/registry.ts";
-import { harnessOpt } from "../cli/_memory.ts";
+import { unknownHarness } from "../cli/suggest.ts";
 import { Q } from "../schema.ts";
 import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
@@ -158,17 +157,6 @@ function linked(ctx: ViewCtx, line: string, runs: string[], f: ListFilters): Htm
     }`;
   }
   return htm`${line}`;
-}
-
-/** The CLI's error for an unknown `--harness` (lib/cli/_memory.ts harnessOpt), or null. */
-function unknownHarness(typed: string): DejaError | null {
-  try {
-    harnessOpt({ values: { harness: [typed] }, positionals: [] });
-    return null;
-  } catch (e) {
-    if (e instanceof DejaError) return e;
-    throw e;
-  }
 }
 
 /** The page's filters as the rest of a query string (`&harness=…`). */
