@@ -118,11 +118,13 @@ Deno.test("deja's MCP entry the user edited is said to be deja's as edited, and 
     assertStringIncludes(String(warning), "'deja uninstall cursor --force' removes it");
     // Not "not wired" above a part that is (trial 102 F4).
     assertEquals(st.state, "partly_wired");
-    // --force takes it, the launcher with it, and gives the user's bytes back.
+    // --force takes it and the launcher with it; the file, written by the user since deja
+    // wrote it, keeps the user's formatting (trial 138 H1: a backup's bytes put back over the
+    // user's edits since), the data as before install.
     const forced = uninstallTargets(w.env, [t("cursor")], { force: true });
     assertEquals(forced.outcomes[0].changes.find((x) => x.kind === "mcp")?.action, "removed");
     assertEquals(forced.launcher.action, "removed");
-    assertEquals(read(path), `{"mcpServers": {}}\n`);
+    assertEquals(read(path), `{"mcpServers":{}}\n`);
     assertEquals(targetStatus(w.env, t("cursor")).state, "not_wired");
   } finally {
     rmSync(w.root, { recursive: true, force: true });

@@ -301,3 +301,27 @@ Deno.test("gemini F7: install says which retired hooks it took out; doctor names
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 138 H1: a value the user fixed after install (`200000.0` -> `200000`, the same number
+// as data) was put back as it was: uninstall gave the backup's bytes back whenever the data
+// matched. A config the user edited since deja last wrote it keeps the edit.
+Deno.test("trial 138 H1: uninstall keeps an edit the user made after install, same data or not", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\nmodel_context_window = 200000.0\n');
+    install(w, "codex");
+    write(path, read(path).replace("200000.0", "200000").replace('"o3"', "'o3'"));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), "model = 'o3'\nmodel_context_window = 200000\n");
+    // Not edited: the bytes come back as they were, twice over.
+    write(path, 'model = "o3"\nmodel_context_window = 200000.0\n');
+    install(w, "codex");
+    install(w, "codex-auto");
+    uninstallTargets(w.env, [t("codex-auto")]);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), 'model = "o3"\nmodel_context_window = 200000.0\n');
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

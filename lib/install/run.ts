@@ -34,7 +34,14 @@ import { anyServiceWritten } from "../fresh/service.ts";
 import { expandPath } from "./template.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
-import { type Change, holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
+import {
+  type Change,
+  holdsDeja,
+  planTarget,
+  type TargetOutcome,
+  textHash,
+  wireTarget,
+} from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
 import { formatOf, jsonComments, parseConfig } from "./formats.ts";
 import { isObj } from "../../core/values.ts";
@@ -192,6 +199,7 @@ function installLocked(
           made: state.made,
           withAuto,
           owned: state.owned,
+          configs: state.configs,
         });
       }
     })
@@ -262,6 +270,13 @@ export function uninstallTargets(
 function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): WireReport {
   const path = launcherPath(env);
   const state = loadInstallState(env);
+  // The configs that still hold the text deja last wrote (before anything is taken out): only
+  // their backups' bytes may come back; one deja kept no record of (an older deja's install)
+  // is judged by its data alone, as before.
+  const wrote = { ...state.configs };
+  const now = new Map(Object.keys(wrote).map((real) => [real, textHash(real)]));
+  const untouched = (real: string): boolean =>
+    wrote[real] === undefined || wrote[real] === now.get(real);
   const ctx = {
     env,
     launcher: path,
@@ -300,6 +315,7 @@ function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): W
     made: state.made,
     withAuto: [...withAuto].filter((h) => !done.has(h)),
     owned: state.owned,
+    configs: state.configs,
   });
   const still = launcherInUse(env, path);
   // An entry of deja's the user edited (a flag added to a hook, an `env` to the MCP entry) is
@@ -324,7 +340,12 @@ function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): W
     : keptFor || (existsSync(path) && launcherTarget(path) === null)
     ? "kept" // a file at the launcher's place that deja did not write, or one a config runs
     : removeFile(path, dirname(path));
-  dropBackups(env, outcomes, path);
+  const dropped = dropBackups(env, outcomes, path, untouched);
+  if (dropped.length) {
+    const now = loadInstallState(env);
+    for (const f of dropped) delete now.configs?.[f];
+    saveInstallState(env, now);
+  }
   removeMadeDirs(env);
   // Nothing found here, deja's entries wired under other settings (trial 136 F6: "nothing of
   // deja's was there" under another CLAUDE_CONFIG_DIR, of a ~/.claude.json holding deja's entry).
@@ -492,7 +513,13 @@ function splitByOwner(o: TargetOutcome): TargetOutcome[] {
  * the backup's bytes are put back first, so the user's formatting returns too
  * (never a backup that holds deja's own entries: an older deja made those).
  */
-function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): void {
+function dropBackups(
+  env: Env,
+  outcomes: TargetOutcome[],
+  launcher: string,
+  untouched: (real: string) => boolean,
+): string[] {
+  const dropped: string[] = [];
   for (const c of outcomes.flatMap((o) => o.changes)) {
     if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
@@ -507,12 +534,15 @@ function dropBackups(env: Env, outcomes: TargetOutcome[], launcher: string): voi
     const mine = heldByDeja(env, real, original);
     if (
       !mine &&
-      (now === undefined || (sameData(real, now, original) && noneLost(real, now, original)))
+      (now === undefined ||
+        (untouched(real) && sameData(real, now, original) && noneLost(real, now, original)))
     ) {
       writeIfChanged(real, original, 0o600, false); // the backup itself: no backup of deja's edit
     }
     rmSync(bak, { force: true });
+    dropped.push(real);
   }
+  return dropped;
 }
 
 /**

@@ -73,6 +73,13 @@ export interface InstallState {
    * (trial 58: a line added to deja's SKILL.md was overwritten by the next install).
    */
   owned?: Record<string, string>;
+  /**
+   * The configs deja wrote its entries into, as it last wrote them: real path -> SHA-256 of
+   * the text. Uninstall puts a config's backup bytes back only when it still holds that text:
+   * one the user edited since keeps their edit (trial 138 H1: `200000.0` fixed to `200000`,
+   * the same number as data, was put back).
+   */
+  configs?: Record<string, string>;
   /** No state was kept (deja's data directory was deleted, or nothing was installed). */
   missing?: boolean;
 }
@@ -106,6 +113,13 @@ export function loadInstallState(env: Env): InstallState {
         Object.entries(v.owned as Record<string, unknown>).filter(([, h]) => typeof h === "string"),
       ) as Record<string, string>;
     }
+    if (v?.configs && typeof v.configs === "object" && !Array.isArray(v.configs)) {
+      s.configs = Object.fromEntries(
+        Object.entries(v.configs as Record<string, unknown>).filter(([, h]) =>
+          typeof h === "string"
+        ),
+      ) as Record<string, string>;
+    }
     if (Array.isArray(v?.made)) {
       s.made!.push(
         ...v.made.filter((m: Made) => typeof m?.file === "string" && Array.isArray(m.keys)),
@@ -124,13 +138,14 @@ export function saveInstallState(env: Env, s: InstallState): void {
     ...(s.made?.length ? { made: s.made } : {}),
     ...(s.withAuto?.length ? { withAuto: [...new Set(s.withAuto)] } : {}),
     ...(s.owned && Object.keys(s.owned).length ? { owned: s.owned } : {}),
+    ...(s.configs && Object.keys(s.configs).length ? { configs: s.configs } : {}),
   };
   delete keep.missing;
   if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
   const file = stateFile(env);
   if (
     !keep.dirs.length && !keep.created.length && !keep.replaced.length && !keep.made &&
-    !keep.withAuto && !keep.owned
+    !keep.withAuto && !keep.owned && !keep.configs
   ) {
     return void rmSync(file, { force: true });
   }

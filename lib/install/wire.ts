@@ -564,7 +564,17 @@ function freeName(stem: string): string {
   return name;
 }
 
-function sha256(text: string): string {
+/** The SHA-256 of the text of the file at `real`; undefined when it cannot be read. */
+export function textHash(real: string): string | undefined {
+  try {
+    return sha256(readTextSync(real, CONFIG_MAX));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SHA-256 of `text`, hex: how deja tells a file it wrote from one edited since. */
+export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -752,8 +762,18 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       continue;
     }
     if (install && changes) recordMade(ctx, d.doc, d.next);
-    saveJsonDoc(d.doc, d.next, { backup, created: created.has(d.doc.real) });
+    const before = d.doc.exists ? textHash(d.doc.real) : undefined;
+    const wrote = saveJsonDoc(d.doc, d.next, { backup, created: created.has(d.doc.real) });
     if (install && !had && existsSync(bak)) backups.push(bak);
+    // The text deja left there, to tell at uninstall whether the user has edited it since
+    // (install-state `configs`): recorded when deja wrote a file the user had not edited since
+    // it last wrote it; a record that no longer matches stays, the edit not forgotten.
+    if (ctx.state && (wrote === "updated" || wrote === "created")) {
+      const rec = ctx.state.configs?.[d.doc.real];
+      if (rec === undefined ? install : rec === before) {
+        (ctx.state.configs ??= {})[d.doc.real] = textHash(d.doc.real) ?? "";
+      }
+    }
     // Kept while deja's entry as the user edited it stays (trial 84 F4: a second uninstall
     // called it "not deja's").
     const editedKept = changed.some((c) =>
