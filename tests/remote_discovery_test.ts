@@ -32,7 +32,7 @@ Deno.test({
           mode: 0o755,
         },
       );
-      const path = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin` };
+      const path = { FAKE_REMOTE_PATH: `${bin}:/usr/local/bin:/usr/bin:/bin` };
       assertEquals((await w.run(["remote", "add", "empty", "devbox"])).code, 0);
       const r = await w.run(["remote", "sync", "empty"], path);
       assertEquals(r.code, 1, r.err);

@@ -2,7 +2,8 @@
 # A stand-in for ssh in tests: takes ssh's options, then runs the remote command here, with
 # HOME set to $FAKE_REMOTE_HOME (the "remote" machine's home). Host "down" fails the way an
 # unreachable host does (exit 255); $FAKE_REMOTE_NO_RSYNC hides rsync from the remote's PATH;
-# $FAKE_REMOTE_CUT=<bytes> breaks the connection of an rsync after that many bytes.
+# $FAKE_REMOTE_CUT=<bytes> breaks the connection of an rsync after that many bytes; $FAKE_REMOTE_PATH is
+# the remote's PATH (else the caller's, less any folder holding a `deja`).
 # $FAKE_SSH_LOG, when set, gets each invocation's arguments as one line (newlines as spaces). A shared connection is
 # played too: `-o ControlMaster=auto` with a `ControlPath` makes that file (the "master"), and
 # `-O exit` removes it.
@@ -39,7 +40,19 @@ if [ -n "$FAKE_REMOTE_NO_RSYNC" ]; then
   ln -sf "$(command -v sh)" "$FAKE_REMOTE_HOME/.nobin/sh"
   for t in uname printf; do p=$(command -v $t) && ln -sf "$p" "$FAKE_REMOTE_HOME/.nobin/$t"; done
 fi
-rpath=${rpath:-$PATH}
+# The remote's PATH: $FAKE_REMOTE_PATH, else the caller's without a folder holding a `deja`
+# (the tests' remote has none unless one is asked for; a caller's PATH holding one, as a
+# user's shell does, made the probe run it: trial 139 M1).
+if [ -z "$rpath" ]; then
+  if [ -n "$FAKE_REMOTE_PATH" ]; then
+    rpath=$FAKE_REMOTE_PATH
+  else
+    rpath=$(printf '%s\n' "$PATH" | tr ':' '\n' | while IFS= read -r d; do
+      [ -n "$d" ] && [ ! -e "$d/deja" ] && printf '%s:' "$d"
+    done)
+    rpath=${rpath%:}
+  fi
+fi
 cd "$FAKE_REMOTE_HOME" || exit 255
 if [ -n "$FAKE_REMOTE_CUT" ] && [ "${1#rsync}" != "$1" ]; then
   fifo=$(mktemp -u) && mkfifo "$fifo" || exit 255
