@@ -588,6 +588,10 @@ Deno.test("a session's id typed among the words is offered as --session", async 
     ...S,
     id: "c11c0002-1111-4111-8111-111111111112",
     turns: [{ user: "the spinner on the login page" }, { say: "Centered it." }],
+  }, {
+    ...S,
+    id: "c11c0003-1111-4111-8111-111111111113",
+    turns: [{ user: "show me the diff" }, { say: "Here it is." }],
   }]);
   try {
     const r = await runMain(ix.env, ["c11c0001", "spinner"]);
@@ -619,6 +623,15 @@ Deno.test("a session's id typed among the words is offered as --session", async 
       "hint: c11c0002 is a session's id, no word of one, and that session holds no other word " +
         "of the query: deja show c11c0002; across every session: deja setloading\n",
     );
+    // A mistyped command beside it offers no search of the typo (trial 139 M3: "across every
+    // session: deja showw"); the command's own hint follows.
+    const typo = await runMain(ix.env, ["showw", "c11c0002"]);
+    assertStringIncludes(
+      typo.err,
+      "that session holds no other word of the query: deja show c11c0002\n",
+    );
+    assert(!typo.err.includes("deja showw"), typo.err);
+    assertStringIncludes(typo.err, "did you mean 'show'?");
     // And a lone id, to read with show or ctx.
     const lone = JSON.parse((await runMain(ix.env, ["c11c0002", "--json"])).out);
     assertEquals([lone.session_id, lone.hints], [

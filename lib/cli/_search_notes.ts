@@ -16,6 +16,7 @@ import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import { misreadOperators, OPERATORS } from "../search/operators.ts";
 import { tokens } from "../search/tokenize.ts";
 import { COMMANDS } from "./table.ts";
+import { suggestCommand } from "./suggest.ts";
 import type { Absent, ApartWord, Between } from "./search_words.ts";
 export {
   type Absent,
@@ -106,9 +107,14 @@ export function absentHint(io: IO, a: Absent | undefined): void {
   // A session's id among the words (trial 46: `deja 5fbf3543 centered` was told to drop it):
   // the search within that session.
   if (a.id && a.words.length === 1 && a.idEmpty) {
+    // The rest a mistyped command (`deja showw 01a2`): no search of it is offered, the
+    // command's own hint follows (trial 139 M3: "across every session: deja showw").
+    const typo = suggestCommand(a.query, COMMANDS.map((c) => c.name)) !== undefined;
     io.err(
       `hint: ${a.id} is a session's id, no word of one, and that session holds no other word of ` +
-        `the query: deja show ${shQuoteShown(a.id)}; across every session: ${searchCommand(cmd)}\n`,
+        `the query: deja show ${shQuoteShown(a.id)}${
+          typo ? "" : `; across every session: ${searchCommand(cmd)}`
+        }\n`,
     );
     return;
   }
