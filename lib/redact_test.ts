@@ -328,6 +328,10 @@ Deno.test("redact leaves variable references and placeholders after key words as
       "KEY_SIZE=2048\nTOKEN_TTL=3600\nAUTH_ENABLED=true",
       "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
       "-----BEGIN RSA PRIVATE KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----",
+      // Trial 139 L3: masked, so `deja optional-key` found nothing.
+      `SCHEDULE_API_KEY: "optional-key"`,
+      "postgres://admin:pwd@db:5432/app",
+      "postgres://admin:pass@db/app",
     ]
   ) {
     const c: Record<string, number> = {};
