@@ -50,6 +50,9 @@ Deno.test("demo indexes, searches and cleans up: colour on a terminal, plain to 
     assertEquals(await runDemo(parseDemo(one), tty.io, s.base), 0);
     assert(tty.out().startsWith(`Sample stores of ${parsers.length} harnesses`), tty.out());
     assertStringIncludes(tty.out(), "\n$ deja test\n");
+    // The samples' damage is one line, not one a store (trial 139 L5).
+    assert(!tty.out().includes("damaged, could not read"), tty.out());
+    assertStringIncludes(tty.out(), " of the sample stores hold damaged records on purpose");
     assertStringIncludes(tty.out(), csi("0m"));
     assert(tty.err().startsWith("deja demo: laying out"), tty.err());
     // The README says what goes where (trial 120 L8: it said only "progress on stderr", and
