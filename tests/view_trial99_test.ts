@@ -114,7 +114,7 @@ Deno.test("view marks a subagent listed on its own in the list and in search hit
     { id: "sess-kid", parent: "sess-top", at: AT, events: [["user", "a filed quokka subagent"]] },
     { id: "sess-orphan", parent: "sess-gone", at: AT, events: [["user", "an orphan's quokka"]] },
   ]);
-  const mark = "a subagent; its parent session is not in the index";
+  const mark = "subagent of sess-gone (not indexed)";
   for (const path of ["/", "/search?q=quokka"]) {
     const body = await v.get(path);
     assertEquals(body.split(mark).length - 1, 1, path);

@@ -45,6 +45,7 @@ import {
 } from "../search/timewords.ts";
 import { parseSince } from "../query.ts";
 import { lastWindow, rollingFor, windowDays, windowLine } from "./last_window.ts";
+import { orphanMark } from "./search_words.ts";
 
 export { lastWindow, windowLine } from "./last_window.ts";
 
@@ -369,8 +370,9 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
         tilde(s.project, io.env.home)
       }  ${c.dim(plural(s.events, "event"))}${
         // Listed on its own, a subagent shares its parent's short id (trial 37: read as the
-        // parent session itself).
-        s.parent ? c.dim("  a subagent; its parent session is not in the index") : ""}`,
+        // parent session itself): said as search and show say it (trial 139 L1: "its parent
+        // session is not in the index" of one whose store records no parent).
+        s.parent ? c.dim(`  ${orphanMark(s.parent)}`) : ""}`,
     );
     if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
   }

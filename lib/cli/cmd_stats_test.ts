@@ -286,7 +286,8 @@ Deno.test("stats counts the subagents listed on their own, and last marks them",
     assertEquals(await lastCmd.run({ values: {}, positionals: [] }, last.io), 0);
     const lines = last.out().split("\n").filter((l) => /^\S/.test(l));
     assertEquals(lines.length, 2, last.out());
-    assertStringIncludes(lines[0], "  a subagent; its parent session is not in the index");
+    // Said as search and show say it (trial 139 L1).
+    assertStringIncludes(lines[0], `  subagent of ${gone} (not indexed)`);
     assert(!lines[1].includes("subagent"), lines[1]);
     const lastJ = captureIO(ix.env, false);
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, lastJ.io), 0);

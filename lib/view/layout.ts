@@ -66,12 +66,6 @@ export function page(
   `.value;
 }
 
-/**
- * The words `deja last` puts after a subagent listed on its own, its parent not indexed (trial
- * 99 F4: the list and the hits showed such subagents as sessions of their own).
- */
-export const ORPHAN = "a subagent; its parent session is not in the index";
-
 /** A harness badge, coloured by a stable hash of its id. */
 export function badge(harness: string): Html {
   return htm`<span class="badge h${harnessHue(harness)}">${harness}</span>`;

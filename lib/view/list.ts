@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { orphanMark } from "../cli/search_words.ts";
 import { Q } from "../schema.ts";
 import { harnessId } from "../../core/registry.ts";
 import { lastSessions } from "../memory/last.ts";
@@ -12,7 +13,6 @@ import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html } from "./html.ts";
 import {
   badge,
-  ORPHAN,
   page,
   projectHref,
   sessionHref,
@@ -143,7 +143,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         <td>${badge(s.harness)}</td>
         <td><a href="${sessionHref(ctx, s.harness, s.native_id)}">${
       oneLine(s.description ?? "(untitled)", TITLE_CHARS)
-    }</a>${s.parent ? htm` <span class="sub">· ${ORPHAN}</span>` : ""}${
+    }</a>${s.parent ? htm` <span class="sub">· ${orphanMark(s.parent)}</span>` : ""}${
       // A parent's row says how many subagents its page nests (trial 126 F10: only the
       // sentence under the list said any were filed, not under which rows).
       under.has(s.id)

@@ -11,14 +11,14 @@ import { describeSession } from "../memory/last.ts";
 import { type SearchArgs, type SearchData, searchData } from "../cli/cmd_search.ts";
 import { hintsText, hitsOf } from "../cli/search_out.ts";
 import { narration } from "../cli/search_narration.ts";
-import { droppedNote } from "../cli/search_words.ts";
+import { droppedNote, orphanMark } from "../cli/search_words.ts";
 import { oneLine } from "../../core/text.ts";
 import { harnessId } from "../../core/registry.ts";
 import { unknownHarness } from "../cli/suggest.ts";
 import { Q } from "../schema.ts";
 import { cutNote } from "../query.ts";
 import { htm, type Html, marked } from "./html.ts";
-import { badge, ORPHAN, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+import { badge, page, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
 import { daysLabel, eventAnchor, filterForm, type ListFilters, TITLE_CHARS } from "./list.ts";
 
 /** Sessions a search lists at most. */
@@ -99,7 +99,7 @@ export async function searchResults(ctx: ViewCtx, query: string, f: ListFilters)
     } · ${
       // A session found by its title alone says `title`, as the CLI does (trial 137 L3: "0 hits").
       hitsOf(r.hits, r.hitsCapped)}${r.throwaway ? " · throwaway project" : ""}${
-      r.parent ? ` · ${ORPHAN}` : ""
+      r.parent ? ` · ${orphanMark(r.parent)}` : ""
     }</div>${
       r.snippets.map((s) =>
         htm`<div class="snip"><a href="${hitHref(ctx, r.harness, r.id, s)}"><span class="badge">${
