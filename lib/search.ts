@@ -206,6 +206,13 @@ export interface SessionHit {
   spread: boolean;
   /** Its title holds every word of the query as typed (lib/search/title.ts): found by its name. */
   titleMatch: boolean;
+  /**
+   * Read at a widened tier (word forms, close spellings, inside longer words), it holds every
+   * word as typed between its title and its events, the title some the events lack: a match as
+   * typed, and said so (trial 139 M2: `forgejo keeps crashing`, `crashing` only in the title,
+   * was "no exact match").
+   */
+  titleAndEvents?: boolean;
   /** Matched by the title of a subagent filed under it, not its own: that title. */
   subagentTitle?: string;
   /** A prompt typed in it is the query, or nearly (lib/search/prompt.ts): every word counted. */
@@ -799,6 +806,18 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if ((tier === "relevance" || held) && results.length) {
     relatedOnly(stats, query, results, holders, lad.spelt?.map((x) => x.to[0]));
   }
+  // The first, read at a widened tier, holding every word as typed between its title and its
+  // events (lib/search/tokenize.ts `tokens` of the title): a match as typed (trial 139 M2).
+  const first = results[0];
+  if (
+    first && WIDENED_TIERS.has(tier) && !first.titleMatch && !first.promptMatch &&
+    !first.partial && parsed.parts.length > 1
+  ) {
+    const named = new Set(tokens(first.title ?? ""));
+    const inTitle = (p: (typeof parsed.parts)[number]) => p.tokens.every((t) => named.has(t));
+    const onlyTitle = parsed.parts.filter((p) => !holders([p.tokens]).has(first.rowid));
+    if (onlyTitle.length && onlyTitle.every(inTitle)) first.titleAndEvents = true;
+  }
   // Sessions left out that hold every word, counted whatever was found (trial 65: `hello
   // world` said `hidden: 0` and no hint while four throwaway sessions held it), so a hidden
   // exact hit is never silent.
@@ -903,6 +922,8 @@ function withoutScaffold(
 
 /** Sessions {@link withoutScaffold} lists after a query's few matches, at most. */
 const NEAREST_AFTER = 5;
+/** The tiers that read the words wider than typed (a title may hold what their events lack). */
+const WIDENED_TIERS: ReadonlySet<SearchResult["tier"]> = new Set(["substring", "stemmed", "close"]);
 
 /**
  * Words that say a question is about trouble, not what it is about: the scaffolding's

@@ -186,9 +186,12 @@ function betweenThem(res: SearchResult): string {
 function withNearest(res: SearchResult, line: string): string {
   const n = res.nearestAfter;
   if (!n) return line;
-  const them = `then ${n === 1 ? "1 session" : `${n} sessions`} nearest by relevance, holding ${
-    n === 1 ? "some" : "each some"
-  } of the words`;
+  // Of how many found, when the limit listed fewer (trial 139 M2: "then 2 sessions nearest"
+  // above "showing 3 of 6", the other three nearest unsaid).
+  const found = res.nearestFound ?? 0;
+  const of = found > n ? `${n} of ${found}` : `${n}`;
+  const them = `then ${n === 1 && found <= n ? "1 session" : `${of} sessions`} nearest by ` +
+    `relevance, holding ${n === 1 ? "some" : "each some"} of the words`;
   return line ? `${line}; ${them}` : `${res.tier === "session" ? "" : "exact match; "}${them}`;
 }
 
@@ -234,6 +237,16 @@ function narrated(res: SearchResult): string {
     : formsOnly
     ? WIDENED.stemmed
     : WIDENED[res.tier];
+  // Read wider than typed, the first holds every word as typed between its title and its
+  // events: a match, said as one (trial 139 M2: "no exact match" of a session whose first
+  // prompt said `forgejo keeps` and whose title said `crashing`).
+  if (res.results[0]?.titleAndEvents) {
+    const listed = res.results.slice(1, res.results.length - (res.nearestAfter ?? 0));
+    const others = listed.some((r) => !r.partial) && how && ch
+      ? `; the others by ${how}: ${ch}`
+      : "";
+    return `the first result holds every word as typed, some only in its title${others}${time}`;
+  }
   const n = res.nearestFollow ?? 0;
   if (n && res.results[0]) {
     const r = res.results[0];

@@ -392,6 +392,7 @@ function jsonOf(
       partial: Boolean(r.partial),
       related_only: Boolean(r.relatedOnly),
       title_match: r.titleMatch,
+      ...(r.titleAndEvents ? { title_and_events: true } : {}),
       ...(r.subagentTitle !== undefined ? { subagent_title: r.subagentTitle } : {}),
       phrase_match: Boolean(r.verbatimMatch),
       joined_match: Boolean(r.joinedMatch),

@@ -716,6 +716,26 @@ export function findFixes(
       ...(heldForm ? { heldForm } : {}),
     };
   }
+  // Seen failing only with other names, nothing fixed it there, and a session holds the
+  // error word for word, its names and all (pasted in a prompt, quoted): that session is the
+  // answer, the other names' failure said after it (trial 139 H1: `exec: "docker": executable
+  // file not found in %PATH%` pasted in a prompt was passed over for an unrelated `"kustomize":
+  // executable file not found` session; with a leading `Error: ` the general form missed and
+  // the pasted session was named).
+  if (seen && generalOnly && opts.mentions) {
+    const leftExact = new Set<number>();
+    const exact = unseen(store, signatures, names, opts.hidden, leftExact, mine);
+    if (exact.mentioned?.some((m) => m.specific)) {
+      return {
+        ...exact,
+        message: `${exact.message}; a command failed with it only with other names, in ${
+          seenPhrase(seen, seenIn, names, specificIn.size)
+        }`,
+        lookedFor,
+        hidden: leftExact.size,
+      };
+    }
+  }
   return seen
     ? {
       status: "no_fix",

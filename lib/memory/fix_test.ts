@@ -573,6 +573,58 @@ Deno.test("findFixes takes the corrected attempt when the first try after the er
   }
 });
 
+Deno.test("an error pasted word for word is named before another name's failure of its form", async () => {
+  // Trial 139 H1: `exec: "docker": executable file not found in %PATH%` pasted in a prompt was
+  // passed over for an unrelated session where `"kustomize": executable file not found`
+  // failed ("seen only with other names"); with a leading `Error: ` the pasted one was named.
+  const ix = await indexSessions([
+    {
+      id: "13913901-0000-4000-8000-000000000001",
+      cwd: "/w/k",
+      start: "2026-08-10T10:00:00Z",
+      turns: [
+        {
+          bash: "kustomize build apps",
+          out: '"kustomize": executable file not found in $PATH',
+          exit: 127,
+        },
+        { bash: "just status", out: "all good", exit: 0 },
+      ],
+    },
+    {
+      id: "13913902-0000-4000-8000-000000000002",
+      cwd: "/w/win",
+      start: "2026-08-11T10:00:00Z",
+      turns: [{ user: 'Error: exec: "docker": executable file not found in %PATH%' }],
+    },
+  ]);
+  try {
+    for (
+      const text of [
+        'exec: "docker": executable file not found in %PATH%',
+        'exec: "docker": executable file not found in $PATH',
+        'exec: "docker": executable file not found in %PATH%\n',
+        'Error: exec: "docker": executable file not found in %PATH%',
+        "exec: docker: executable file not found in %PATH%",
+      ]
+    ) {
+      const r = findFixes(ix.store, text, { mentions: true });
+      assertEquals(
+        [r.status, r.mentioned?.map((m) => m.session)],
+        ["unseen", ["13913902-0000-4000-8000-000000000002"]],
+        `${text}: ${r.message}`,
+      );
+      assert(r.message.includes("1 session holds it (pasted in a prompt)"), r.message);
+    }
+    // Unasked (a hook), no prompt is read: the other name's failure is the answer, as before.
+    const hook = findFixes(ix.store, 'exec: "docker": executable file not found in %PATH%');
+    assertEquals(hook.status, "no_fix");
+    assert(hook.message.includes("only with other names"), hook.message);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("findFixes falls back on the error without its names, and says it saw only that", async () => {
   // Trial 13: `Cannot find module 'express'`, fixed in a session, was "never seen" for a
   // pasted `Cannot find module 'left-pad'`, though the README promises the general form.
