@@ -22,6 +22,7 @@ import { dirname, join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { launcherPath } from "../lib/install/launcher.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
+import { loadInstallState } from "../lib/install/state.ts";
 import { parseConfig } from "../lib/install/formats.ts";
 
 type Obj = Record<string, unknown>;
@@ -321,6 +322,63 @@ Deno.test("trial 138 H1: uninstall keeps an edit the user made after install, sa
     uninstallTargets(w.env, [t("codex-auto")]);
     uninstallTargets(w.env, [t("codex")]);
     assertEquals(read(path), 'model = "o3"\nmodel_context_window = 200000.0\n');
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// Trial 140 H1: `deja uninstall codex` of a config holding nothing of deja's dropped every
+// date-time and time line (`reviewed_at = 2026-11-30T09:00:00Z`, `quiet_from = 22:00:00`) and
+// said "nothing of deja's was there"; install refused such a file ("deja's edit went wrong").
+Deno.test("trial 140 H1: TOML dates and times stay byte for byte through install and uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const mine = 'model = "o3"\nreviewed_at = 2026-11-30T09:00:00Z\nquiet_from = 22:00:00\n' +
+      'local = 2026-11-30T09:00:00\nday = 1979-05-27\n\n[tbl]\nk = "v"\n';
+    write(path, mine);
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+    install(w, "codex");
+    assert(read(path).startsWith(mine), read(path));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// Trial 138 L1: the user removed their only other MCP server after install; uninstall left an
+// `[mcp_servers]` line the file never had.
+Deno.test("trial 138 L1: no empty table header is left where the user's own tables went", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    write(path, 'model = "o3"\n\n[mcp_servers.github]\ncommand = "npx"\n');
+    install(w, "codex");
+    write(path, read(path).replace('[mcp_servers.github]\ncommand = "npx"\n\n', ""));
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), 'model = "o3"\n');
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// The record of what deja last wrote to a config (install-state `configs`) goes when deja's
+// part of it goes: a file it made and took out, or one whose backup went.
+Deno.test("install-state keeps no record of a config deja no longer wires", () => {
+  const w = world();
+  try {
+    const made = join(w.home, ".codex", "config.toml");
+    install(w, "codex");
+    assert(loadInstallState(w.env).configs?.[made], "install records what it wrote");
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(loadInstallState(w.env).configs ?? {}, {});
+    write(made, 'model = "o3"\n');
+    install(w, "codex");
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(made), 'model = "o3"\n');
+    assertEquals(loadInstallState(w.env).configs ?? {}, {});
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -18,6 +18,7 @@
 import type { HookSpec } from "./facts.ts";
 import { shQuote } from "../shell.ts";
 import { isObj, type Obj } from "../../core/values.ts";
+import { cloneData } from "./formats.ts";
 
 /** An edit that met a value of the wrong type where deja has to write (`"mcp": []`). */
 export class ShapeError extends Error {}
@@ -552,7 +553,7 @@ export function setHooks(
           : calls;
         if (!mine.length) continue;
         const e = list[i] as Obj;
-        const was = theirs ? structuredClone(e) : undefined;
+        const was = theirs ? cloneData(e) : undefined;
         const others = items(e, style).filter((h) => !mine.includes(h));
         const index = i;
         let left: unknown;
@@ -574,7 +575,7 @@ export function setHooks(
           list.splice(i--, 1);
         } else {
           e.hooks = others;
-          left = structuredClone(e);
+          left = cloneData(e);
         }
         if (was) {
           own.replaced?.({ event: k, sub: spec.args[0], index, entry: was, left });
@@ -607,8 +608,8 @@ export function putBackHooks(
     if (!gone.has(`${r.event}\0${r.sub}`)) continue;
     const l = list(r.event);
     if (r.left !== undefined && JSON.stringify(l[r.index]) === JSON.stringify(r.left)) {
-      l[r.index] = structuredClone(r.entry);
-    } else l.splice(Math.min(r.index, l.length), 0, structuredClone(r.entry));
+      l[r.index] = cloneData(r.entry);
+    } else l.splice(Math.min(r.index, l.length), 0, cloneData(r.entry));
     done.push(r);
   }
   return done;
@@ -716,7 +717,7 @@ export function setBase(o: Obj, base: Obj | undefined, at: string[] = []): strin
   const set: string[] = [];
   for (const [k, v] of Object.entries(base ?? {})) {
     if (o[k] === undefined) {
-      o[k] = structuredClone(v);
+      o[k] = cloneData(v);
       set.push(...leaves(v, [...at, k]));
     } else if (isObj(o[k]) && isObj(v)) set.push(...setBase(o[k] as Obj, v, [...at, k]));
   }

@@ -161,6 +161,27 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
   }
 }
 
+/**
+ * A deep copy of a config's value for deja to edit: plain objects and lists copied, every other
+ * value shared as it is. A TOML date or time is an object of the parser's own class, which
+ * `structuredClone` turned into a plain `Date` that writes otherwise (`…T09:00:00.000Z`, a time
+ * of day as a date in year 0): the copy then differed from the file, every uninstall rewrote
+ * it, and the rewrite dropped each date-time and time line (trial 140 H1), and an install
+ * refused the file as "deja's edit went wrong".
+ */
+export function cloneData<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneData) as T;
+  if (v !== null && typeof v === "object") {
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, cloneData(x)]),
+      ) as T;
+    }
+  }
+  return v;
+}
+
 /** One change between two values: the key path (list items by index) and the new value (undefined: removed). */
 export interface Change {
   path: Array<string | number>;
@@ -398,6 +419,21 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
+/** `v` without the plain objects that hold nothing, however deep (lists kept as they are). */
+function withoutEmptyTables(v: unknown): unknown {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const y = withoutEmptyTables(x);
+    const plain = y !== null && typeof y === "object" && !Array.isArray(y) &&
+      Object.getPrototypeOf(y) === Object.prototype;
+    if (!plain || Object.keys(y as object).length) out[k] = y;
+  }
+  return out;
+}
+
 /** An edit whose text would not read back as the value deja meant to write. */
 export class EditCheckError extends Error {}
 
@@ -430,7 +466,10 @@ export function renderChecked(
   } catch (e) {
     throw new EditCheckError(`the edited text would not parse (${(e as Error).message})`);
   }
-  if (JSON.stringify(canonical(back)) !== JSON.stringify(canonical(next))) {
+  // In TOML a table that holds nothing and whose header the text lacks is no table at all
+  // (splicedToml): read as the same values.
+  const toml = format === "toml" ? withoutEmptyTables : (v: unknown) => v;
+  if (JSON.stringify(canonical(toml(back))) !== JSON.stringify(canonical(toml(next)))) {
     throw new EditCheckError("the edited text would not hold the values meant");
   }
   return out;
@@ -485,7 +524,11 @@ function splicedToml(text: string, before: Obj, next: Obj): string | undefined {
   try {
     const out = spliceToml(text, diff(before, next), before, next, firstEol(text));
     if (out === undefined) return undefined;
-    return same(canonical(tomlParse(out)), canonical(next)) ? out : undefined;
+    // A table left empty whose header the text never had (`mcp_servers`, made a table by the
+    // user's `[mcp_servers.github]`, which they removed since) is no table in TOML: not
+    // written either (trial 138 L1: uninstall left a stray `[mcp_servers]` line).
+    const read = canonical(withoutEmptyTables(tomlParse(out)));
+    return same(read, canonical(withoutEmptyTables(next))) ? out : undefined;
   } catch {
     return undefined; // a value JSON cannot compare (a bigint): toml-patch's way
   }

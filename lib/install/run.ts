@@ -341,10 +341,14 @@ function uninstallAll(env: Env, refs: TargetRef[], opts: { force?: boolean }): W
     ? "kept" // a file at the launcher's place that deja did not write, or one a config runs
     : removeFile(path, dirname(path));
   const dropped = dropBackups(env, outcomes, path, untouched);
-  if (dropped.length) {
-    const now = loadInstallState(env);
-    for (const f of dropped) delete now.configs?.[f];
-    saveInstallState(env, now);
+  // A config whose backup went, or that is gone (deja made it and took it out), needs no record.
+  const after = loadInstallState(env);
+  const stale = Object.keys(after.configs ?? {}).filter((f) =>
+    dropped.includes(f) || !existsSync(f)
+  );
+  if (stale.length) {
+    for (const f of stale) delete after.configs?.[f];
+    saveInstallState(env, after);
   }
   removeMadeDirs(env);
   // Nothing found here, deja's entries wired under other settings (trial 136 F6: "nothing of

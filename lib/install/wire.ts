@@ -66,6 +66,7 @@ import { type InstallState, madeKey, type Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import {
+  cloneData,
   type ConfigFormat,
   EditCheckError,
   formatOf,
@@ -181,7 +182,7 @@ function remember(ctx: WireCtx, path: string, key: string[], value: unknown): vo
   if (!state) return;
   const file = realTarget(path);
   state.replaced = state.replaced.filter((r) => !(r.file === file && sameKey(r.key, key)));
-  state.replaced.push({ file, key, value: structuredClone(value) });
+  state.replaced.push({ file, key, value: cloneData(value) });
 }
 
 /**
@@ -212,7 +213,7 @@ function uninstallMcp(
     return editedEntry(ctx, path, key, now) ? { kept: editedMcpKept(target, key) } : "kept";
   }
   if (!r) return;
-  setMcp(o, key, structuredClone(r.value), true);
+  setMcp(o, key, cloneData(r.value), true);
   ctx.restored?.push(r);
 }
 
@@ -280,7 +281,7 @@ function dropRetired(
   retired: readonly RetiredHook[],
   launcher: string,
 ): RetiredHook[] {
-  const before = structuredClone(o);
+  const before = cloneData(o);
   const gone = retired.filter((r) =>
     (style === "list"
       ? removeListHooks(o, [r], launcher)
@@ -483,7 +484,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
 export function holdsDeja(env: Env, path: string, value: Obj): boolean {
   const ctx = { env, launcher: "" };
   const real = realTarget(path);
-  const copy = structuredClone(value);
+  const copy = cloneData(value);
   for (const w of wirables()) {
     for (const e of jsonEdits(ctx, { name: "", harness: w, auto: false }, false)) {
       if (realTarget(e.path) === real) e.apply(copy);
@@ -689,7 +690,7 @@ function planOf(ctx: WireCtx, ref: TargetRef, install: boolean): Plan | { refuse
     for (const e of edits) {
       if (!docs.has(e.path)) {
         const doc = readJsonDoc(e.path, e.format);
-        docs.set(e.path, { doc, next: structuredClone(doc.value) });
+        docs.set(e.path, { doc, next: cloneData(doc.value) });
       }
       const d = docs.get(e.path)!;
       const before = JSON.stringify(d.next);
