@@ -626,12 +626,14 @@ Deno.test("a session's id typed among the words is offered as --session", async 
     // A mistyped command beside it offers no search of the typo (trial 139 M3: "across every
     // session: deja showw"); the command's own hint follows.
     const typo = await runMain(ix.env, ["showw", "c11c0002"]);
-    assertStringIncludes(
-      typo.err,
-      "that session holds no other word of the query: deja show c11c0002\n",
-    );
+    assertStringIncludes(typo.err, "hint: c11c0002 is a session's id: deja show c11c0002\n");
     assert(!typo.err.includes("deja showw"), typo.err);
     assertStringIncludes(typo.err, "did you mean 'show'?");
+    // Also beside a session that holds the typo's close spelling (trial 140: "deja shwo
+    // --session 093f").
+    const shwo = await runMain(ix.env, ["shwo", "c11c0003"]);
+    assert(!shwo.err.includes("deja shwo"), shwo.err);
+    assertStringIncludes(shwo.err, "hint: c11c0003 is a session's id: deja show c11c0003\n");
     // And a lone id, to read with show or ctx.
     const lone = JSON.parse((await runMain(ix.env, ["c11c0002", "--json"])).out);
     assertEquals([lone.session_id, lone.hints], [

@@ -106,15 +106,20 @@ export function absentHint(io: IO, a: Absent | undefined): void {
   }
   // A session's id among the words (trial 46: `deja 5fbf3543 centered` was told to drop it):
   // the search within that session.
+  // The rest a mistyped command (`deja showw 01a2`, `deja shwo 093f`): no search of it is
+  // offered, the command's own hint follows (trial 139 M3: "across every session: deja showw";
+  // trial 140: "deja shwo --session 093f").
+  const typo = a.id && a.words.length === 1
+    ? suggestCommand(a.query, COMMANDS.map((c) => c.name))
+    : undefined;
+  if (typo && a.id) {
+    io.err(`hint: ${a.id} is a session's id: deja show ${shQuoteShown(a.id)}\n`);
+    return;
+  }
   if (a.id && a.words.length === 1 && a.idEmpty) {
-    // The rest a mistyped command (`deja showw 01a2`): no search of it is offered, the
-    // command's own hint follows (trial 139 M3: "across every session: deja showw").
-    const typo = suggestCommand(a.query, COMMANDS.map((c) => c.name)) !== undefined;
     io.err(
       `hint: ${a.id} is a session's id, no word of one, and that session holds no other word of ` +
-        `the query: deja show ${shQuoteShown(a.id)}${
-          typo ? "" : `; across every session: ${searchCommand(cmd)}`
-        }\n`,
+        `the query: deja show ${shQuoteShown(a.id)}; across every session: ${searchCommand(cmd)}\n`,
     );
     return;
   }
