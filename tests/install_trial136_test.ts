@@ -383,3 +383,29 @@ Deno.test("install-state keeps no record of a config deja no longer wires", () =
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 141 H1: a TOML integer past 2^53 (valid: TOML's are 64-bit) refused install ("JSON.stringify
+// cannot serialize BigInt"), and added after install it refused uninstall: deja's entry could
+// not be taken out.
+Deno.test("trial 141 H1: a TOML integer past 2^53 neither blocks install nor uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const mine = 'model = "o3"\nmax_id = 9007199254740993\n';
+    write(path, mine);
+    install(w, "codex");
+    assertStringIncludes(read(path), "max_id = 9007199254740993\n");
+    assertStringIncludes(read(path), "[mcp_servers.deja]");
+    uninstallTargets(w.env, [t("codex")]);
+    assertEquals(read(path), mine);
+    // Added after install: uninstall still takes deja's entry out, the number kept.
+    write(path, 'model = "o3"\n');
+    install(w, "codex");
+    write(path, read(path).replace('model = "o3"\n', 'model = "o3"\nbig = 18446744073709551\n'));
+    const u = uninstallTargets(w.env, [t("codex")]);
+    assert(!u.outcomes.some((o) => o.refused), JSON.stringify(u.outcomes));
+    assertEquals(read(path), 'model = "o3"\nbig = 18446744073709551\n');
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -18,7 +18,7 @@
 import type { HookSpec } from "./facts.ts";
 import { shQuote } from "../shell.ts";
 import { isObj, type Obj } from "../../core/values.ts";
-import { cloneData } from "./formats.ts";
+import { cloneData, dataKey } from "./formats.ts";
 
 /** An edit that met a value of the wrong type where deja has to write (`"mcp": []`). */
 export class ShapeError extends Error {}
@@ -607,7 +607,7 @@ export function putBackHooks(
   for (const r of [...back].sort((a, b) => a.index - b.index)) {
     if (!gone.has(`${r.event}\0${r.sub}`)) continue;
     const l = list(r.event);
-    if (r.left !== undefined && JSON.stringify(l[r.index]) === JSON.stringify(r.left)) {
+    if (r.left !== undefined && dataKey(l[r.index]) === dataKey(r.left)) {
       l[r.index] = cloneData(r.entry);
     } else l.splice(Math.min(r.index, l.length), 0, cloneData(r.entry));
     done.push(r);
@@ -752,5 +752,5 @@ function dropValue(o: Obj, k: string, v: unknown): void {
   if (isObj(here) && isObj(v)) {
     for (const [k2, v2] of Object.entries(v)) dropValue(here, k2, v2);
     if (!Object.keys(here).length) delete o[k];
-  } else if (JSON.stringify(here) === JSON.stringify(v)) delete o[k];
+  } else if (dataKey(here) === dataKey(v)) delete o[k];
 }

@@ -31,6 +31,7 @@ import { readHeadSync, readTextSync } from "../../core/fsread.ts";
 import {
   BOM,
   type ConfigFormat,
+  dataKey,
   FormatError,
   formatOf,
   parseConfig,
@@ -248,7 +249,7 @@ export function saveJsonDoc(
   opts: { backup: boolean; created: boolean },
 ): FileAction {
   const backup = opts.backup;
-  if (JSON.stringify(doc.value) === JSON.stringify(next)) {
+  if (dataKey(doc.value) === dataKey(next)) {
     return doc.exists ? "unchanged" : "absent";
   }
   if (doc.exists && opts.created && Object.keys(next).length === 0) {

@@ -190,7 +190,16 @@ export interface Change {
   insert?: boolean;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A config value as text to compare by: JSON, with a TOML integer past 2^53 (a `bigint`) written
+ * as its digits (trial 141 H1: `JSON.stringify` threw on one, and deja could neither install
+ * into such a config nor take its entry out of it).
+ */
+export function dataKey(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => typeof x === "bigint" ? `${x}n` : x) ?? "undefined";
+}
+
+const same = (a: unknown, b: unknown) => dataKey(a) === dataKey(b);
 
 /**
  * The changes that turn list `a` into list `b` item by item when `b` is `a`
@@ -469,7 +478,7 @@ export function renderChecked(
   // In TOML a table that holds nothing and whose header the text lacks is no table at all
   // (splicedToml): read as the same values.
   const toml = format === "toml" ? withoutEmptyTables : (v: unknown) => v;
-  if (JSON.stringify(canonical(toml(back))) !== JSON.stringify(canonical(toml(next)))) {
+  if (dataKey(canonical(toml(back))) !== dataKey(canonical(toml(next)))) {
     throw new EditCheckError("the edited text would not hold the values meant");
   }
   return out;

@@ -43,7 +43,7 @@ import {
   wireTarget,
 } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
-import { formatOf, jsonComments, parseConfig } from "./formats.ts";
+import { dataKey, formatOf, jsonComments, parseConfig } from "./formats.ts";
 import { isObj } from "../../core/values.ts";
 
 /** What a run did. */
@@ -594,7 +594,7 @@ function sameData(path: string, now: string, original: string): boolean {
     const f = formatOf(path) === "json" ? "jsonc" : formatOf(path);
     const a = parseConfig(now, f);
     const b = withoutNulls(parseConfig(original, f), a);
-    return JSON.stringify(pruned(a)) === JSON.stringify(pruned(b));
+    return dataKey(pruned(a)) === dataKey(pruned(b));
   } catch {
     return false;
   }

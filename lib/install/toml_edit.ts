@@ -23,7 +23,7 @@
  * @module
  */
 import { parseDocument } from "@decimalturn/toml-patch";
-import type { Change } from "./formats.ts";
+import { type Change, dataKey } from "./formats.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 
 type Path = Array<string | number>;
@@ -189,7 +189,7 @@ function newBlocks(path: Path, v: Obj): string[] | undefined {
  * out (the others in order, unchanged); undefined otherwise.
  */
 function keptItems(was: unknown[], now: unknown[]): number[] | undefined {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const same = (a: unknown, b: unknown) => dataKey(a) === dataKey(b);
   const gone: number[] = [];
   let j = 0;
   was.forEach((x, i) => {

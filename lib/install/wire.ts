@@ -68,6 +68,7 @@ import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import {
   cloneData,
   type ConfigFormat,
+  dataKey,
   EditCheckError,
   formatOf,
   oneLineReason,
@@ -490,7 +491,7 @@ export function holdsDeja(env: Env, path: string, value: Obj): boolean {
       if (realTarget(e.path) === real) e.apply(copy);
     }
   }
-  return JSON.stringify(copy) !== JSON.stringify(value);
+  return dataKey(copy) !== dataKey(value);
 }
 
 /** The files deja owns whole that `ref` writes (install) or that go with it (uninstall). */
@@ -693,12 +694,12 @@ function planOf(ctx: WireCtx, ref: TargetRef, install: boolean): Plan | { refuse
         docs.set(e.path, { doc, next: cloneData(doc.value) });
       }
       const d = docs.get(e.path)!;
-      const before = JSON.stringify(d.next);
+      const before = dataKey(d.next);
       const r = e.apply(d.next);
       const why = typeof r === "object" && "kept" in r ? r.kept : undefined;
       const said = typeof r === "object" && "note" in r ? r.note : undefined;
       const kept = r === "kept" || why !== undefined;
-      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept, why, said });
+      changed.push({ edit: e, did: dataKey(d.next) !== before, kept, why, said });
     }
   } catch (err) {
     if (err instanceof BrokenConfig) return { refused: err.message };
@@ -712,7 +713,7 @@ function planOf(ctx: WireCtx, ref: TargetRef, install: boolean): Plan | { refuse
   }
   if (!install) { for (const d of docs.values()) pruneMade(ctx, d.doc, d.next); }
   for (const d of docs.values()) {
-    if (JSON.stringify(d.doc.value) === JSON.stringify(d.next)) continue;
+    if (dataKey(d.doc.value) === dataKey(d.next)) continue;
     try {
       renderChecked(d.doc.format, d.doc.text, d.doc.value, d.next);
     } catch (err) {
@@ -724,7 +725,7 @@ function planOf(ctx: WireCtx, ref: TargetRef, install: boolean): Plan | { refuse
     }
   }
   const touched = [
-    ...[...docs.values()].filter((d) => JSON.stringify(d.doc.value) !== JSON.stringify(d.next))
+    ...[...docs.values()].filter((d) => dataKey(d.doc.value) !== dataKey(d.next))
       .map((d) => d.doc.path),
     ...ownedFiles(ref, install).map(({ file }) => ({ file, path: expandPath(ctx.env, file.file) }))
       .filter(({ file, path }) => /write|remove/.test(ownedStep(ctx, path, file, install).do))
@@ -754,7 +755,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const created = new Set(ctx.state?.created ?? []);
   const backups: string[] = [];
   for (const [path, d] of docs) {
-    const changes = JSON.stringify(d.doc.value) !== JSON.stringify(d.next);
+    const changes = dataKey(d.doc.value) !== dataKey(d.next);
     const bak = foundBackup(path) ?? backupPath(path);
     const had = existsSync(bak);
     const backup = changes && !holdsDeja(ctx.env, path, d.doc.value);
