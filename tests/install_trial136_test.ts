@@ -409,3 +409,20 @@ Deno.test("trial 141 H1: a TOML integer past 2^53 neither blocks install nor uni
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 141 M2: a config the user deleted after install came back at uninstall (the backup's
+// bytes, mode 0600), while uninstall said "absent".
+Deno.test("trial 141 M2: uninstall does not bring back a config the user deleted", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".claude.json");
+    write(path, '{"theme": "dark"}\n');
+    install(w, "claude-code");
+    rmSync(path);
+    uninstallTargets(w.env, [t("claude-code")]);
+    assert(!existsSync(path), "the deleted config is back");
+    assert(!existsSync(`${path}.deja.bak`), "the backup is left");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

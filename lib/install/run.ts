@@ -513,7 +513,7 @@ function splitByOwner(o: TargetOutcome): TargetOutcome[] {
 
 /**
  * For every config no part of deja is wired in any more: its `.deja.bak` goes,
- * and when the config now holds the same data as the backup (or was removed),
+ * and when the config now holds the same data as the backup, unedited since deja wrote it,
  * the backup's bytes are put back first, so the user's formatting returns too
  * (never a backup that holds deja's own entries: an older deja made those).
  */
@@ -536,10 +536,11 @@ function dropBackups(
     if (c.action === "kept" && now !== undefined && namesLauncher(real, launcher)) continue;
     const original = readFileSync(bak, "utf8");
     const mine = heldByDeja(env, real, original);
+    // A config gone since install is not brought back: the user deleted it (trial 141 M2: the
+    // backup's bytes came back as a file the user had removed, said "absent").
     if (
-      !mine &&
-      (now === undefined ||
-        (untouched(real) && sameData(real, now, original) && noneLost(real, now, original)))
+      !mine && now !== undefined && untouched(real) && sameData(real, now, original) &&
+      noneLost(real, now, original)
     ) {
       writeIfChanged(real, original, 0o600, false); // the backup itself: no backup of deja's edit
     }
