@@ -426,3 +426,24 @@ Deno.test("trial 141 M2: uninstall does not bring back a config the user deleted
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 141 H2: aider's `read: CONVENTIONS.md   # single string form`, made a list to hold
+// deja's file too, lost its comment at install, for good once the user edited the file.
+Deno.test("trial 141 H2: a YAML value deja turns into a list keeps its comment", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".aider.conf.yml");
+    write(
+      path,
+      "model: sonnet\nread: CONVENTIONS.md   # single string form\nauto-commits: false\n",
+    );
+    install(w, "aider");
+    assertStringIncludes(read(path), "# single string form");
+    write(path, read(path).replace("model: sonnet", "model: opus"));
+    uninstallTargets(w.env, [t("aider")]);
+    assertStringIncludes(read(path), "# single string form");
+    assertStringIncludes(read(path), "model: opus");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -512,7 +512,19 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       const doc = YAML.parseDocument(text);
       for (const c of changes) {
         if (c.value === undefined) doc.deleteIn(c.path);
-        else doc.setIn(c.path, doc.createNode(c.value));
+        else {
+          // The comments of the value it replaces go on the new one (trial 141 H2: aider's
+          // `read: CONVENTIONS.md   # …` made a list lost its comment).
+          const was = doc.getIn(c.path, true) as
+            | { comment?: string | null; commentBefore?: string | null }
+            | undefined;
+          const node = doc.createNode(c.value);
+          if (was && typeof was === "object") {
+            if (was.comment) node.comment = was.comment;
+            if (was.commentBefore) node.commentBefore = was.commentBefore;
+          }
+          doc.setIn(c.path, node);
+        }
       }
       return doc.toString();
     }

@@ -111,9 +111,14 @@ function spliceOne(text: string, c: YamlChange): string | undefined {
         const s = YAML.stringify(c.value).replace(/\n$/, "");
         return text.slice(0, v.range[0]) + s + text.slice(v.range[1]);
       }
-      // Another shape: the pair is rendered anew in its place.
+      // Another shape: the pair is rendered anew in its place, the comment ending the old
+      // value's line kept on the key's (trial 141 H2: aider's `read: X   # …` made a list lost it).
       const [a, b] = entryLines(text, k.range[0], v);
-      const body = YAML.stringify({ [key]: c.value });
+      const said = (v as { comment?: string | null } | null)?.comment;
+      const body = YAML.stringify({ [key]: c.value }).replace(
+        /\n/,
+        said && !said.includes("\n") ? ` #${said}\n` : "\n",
+      );
       return text.slice(0, a) + indented(body, padOf(text, k.range[0]), eol) + text.slice(b);
     }
     if (pair || c.value === undefined) return undefined;
