@@ -447,3 +447,16 @@ Deno.test("trial 141 H2: a YAML value deja turns into a list keeps its comment",
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// Trial 141 M4: a config of two YAML documents was refused with the parsing library's advice to
+// its caller ("please use YAML.parseAllDocuments()").
+Deno.test("trial 141 M4: a YAML config of several documents is refused saying so", () => {
+  let said = "";
+  try {
+    parseConfig("a: 1\n---\nb: 2\n", "yaml");
+  } catch (e) {
+    said = (e as Error).message;
+  }
+  assertStringIncludes(said, "several YAML documents");
+  assert(!said.includes("parseAllDocuments"), said);
+});

@@ -151,8 +151,14 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       if (doc.errors.length) {
         const e = doc.errors[0];
         const p = e.linePos?.[0];
+        // Valid YAML deja does not edit, said so, not the library's advice to its caller
+        // (trial 141 M4: "please use YAML.parseAllDocuments()").
+        const several = /multiple documents/i.test(e.message);
         throw new FormatError(
-          oneLineReason(e.message),
+          several
+            ? "it holds several YAML documents (`---`); deja edits a config of one: add deja's " +
+              "entry by hand (docs/wiring.md)"
+            : oneLineReason(e.message),
           p ? { line: p.line, column: p.col } : undefined,
         );
       }
