@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { oneLine } from "../core/text.ts";
 import type {
   DiscoverCtx,
   Discovery,
@@ -563,12 +564,22 @@ async function onePass(
     // re-read. A pragma that frees one page a step (`exec` stepped it once under Deno).
     if (scrub) {
       finishing("writing the index file again whole");
-      rewriteFile(store);
-      store.db.prepare("DELETE FROM meta WHERE key = ?").run(VOCAB_OWED_KEY);
-      // The log's older frames hold the pages as they were: copied back and cut now, unless
-      // a reader on an older snapshot holds them (they go when it ends).
-      store.db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
-      trace("index file rewritten");
+      try {
+        rewriteFile(store);
+        store.db.prepare("DELETE FROM meta WHERE key = ?").run(VOCAB_OWED_KEY);
+        // The log's older frames hold the pages as they were: copied back and cut now, unless
+        // a reader on an older snapshot holds them (they go when it ends).
+        store.db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
+        trace("index file rewritten");
+      } catch (e) {
+        // The copy a rewrite makes needs the index's size free again: without it the run's
+        // work stands, the rewrite stays owed (meta `vocab_owed`) to the next full run, said.
+        opts.progress?.(
+          `could not write index.db again whole (${
+            oneLine(String((e as Error)?.message ?? e), 120)
+          }); the next 'deja index' tries again`,
+        );
+      }
     } else if (full) {
       finishing("giving free pages back");
       store.db.prepare("PRAGMA incremental_vacuum").all();
