@@ -773,7 +773,10 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
     if (ctx.state && (wrote === "updated" || wrote === "created")) {
       const rec = ctx.state.configs?.[d.doc.real];
       if (rec === undefined ? install : rec === before) {
-        (ctx.state.configs ??= {})[d.doc.real] = textHash(d.doc.real) ?? "";
+        // A file too large to read whole keeps no record: judged by its data alone, as before.
+        const now = textHash(d.doc.real);
+        if (now) (ctx.state.configs ??= {})[d.doc.real] = now;
+        else if (ctx.state.configs) delete ctx.state.configs[d.doc.real];
       }
     }
     // Kept while deja's entry as the user edited it stays (trial 84 F4: a second uninstall
