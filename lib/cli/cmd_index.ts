@@ -102,6 +102,8 @@ export interface IndexArgs {
   pollMs: number;
   /** The detached run freshen-on-use starts (it clears its sentinel). */
   background: boolean;
+  /** `deja demo`'s run over its sample stores: their damage, there on purpose, in one line. */
+  samples?: boolean;
 }
 
 /**
@@ -116,6 +118,7 @@ export function parseIndex(a: Args): IndexArgs {
     quiet: Boolean(a.values.quiet),
     json: Boolean(a.values.json),
     background: Boolean(a.values.background),
+    samples: Boolean(a.values.samples),
   };
   if (a.values.watch) {
     const pollMs = a.values.interval === undefined ? 5000 : intOpt(a, "interval", 5) * 1000;
