@@ -177,15 +177,15 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
  */
 export function cloneData<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneData) as T;
-  if (v !== null && typeof v === "object") {
-    const proto = Object.getPrototypeOf(v);
-    if (proto === Object.prototype || proto === null) {
-      return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, cloneData(x)]),
-      ) as T;
-    }
-  }
-  return v;
+  if (!isPlain(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cloneData(x)])) as T;
+}
+
+/** A plain object, a table of a config (not a list, not a parser's date or other class). */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** One change between two values: the key path (list items by index) and the new value (undefined: removed). */
@@ -436,15 +436,11 @@ function canonical(v: unknown): unknown {
 
 /** `v` without the plain objects that hold nothing, however deep (lists kept as they are). */
 function withoutEmptyTables(v: unknown): unknown {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return v;
+  if (!isPlain(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+  for (const [k, x] of Object.entries(v)) {
     const y = withoutEmptyTables(x);
-    const plain = y !== null && typeof y === "object" && !Array.isArray(y) &&
-      Object.getPrototypeOf(y) === Object.prototype;
-    if (!plain || Object.keys(y as object).length) out[k] = y;
+    if (!isPlain(y) || Object.keys(y).length) out[k] = y;
   }
   return out;
 }
