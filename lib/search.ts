@@ -815,8 +815,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   ) {
     const named = new Set(tokens(first.title ?? ""));
     const inTitle = (p: (typeof parsed.parts)[number]) => p.tokens.every((t) => named.has(t));
-    const onlyTitle = parsed.parts.filter((p) => !holders([p.tokens]).has(first.rowid));
-    if (onlyTitle.length && onlyTitle.every(inTitle)) first.titleAndEvents = true;
+    // Looked up in the events only when the title holds some word (most widened searches'
+    // first result's does not: no query then).
+    if (parsed.parts.some(inTitle)) {
+      const onlyTitle = parsed.parts.filter((p) => !holders([p.tokens]).has(first.rowid));
+      if (onlyTitle.length && onlyTitle.every(inTitle)) first.titleAndEvents = true;
+    }
   }
   // Sessions left out that hold every word, counted whatever was found (trial 65: `hello
   // world` said `hidden: 0` and no hint while four throwaway sessions held it), so a hidden
